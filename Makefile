@@ -1,0 +1,61 @@
+# hashlab: the user's entry points. `make test` and `make reproduce-all` each work from a fresh
+# clone as one command: they check (and install) what the build needs first.
+#
+#   make                    configure + build into build/
+#   make test               build, then every test (GPU tests skip, visibly, without a GPU)
+#   make reproduce-all      every paper's experiments (quick profile), plots, report; FULL=1 for papers' sizes
+#   make reproduce-<paper>  one paper's experiments and plots (cuckoo, hashgraph, rapids_groupby, ega, pkpk_join, compare)
+#   make plots              figures from results/ (or the committed reference results without a GPU)
+#   make deps               check for / install the toolchain and libraries
+#   make clean              remove build/
+#
+# Variables: CUDA_ARCH (default: the present GPU's compute capability, else 90), BUILD_DIR,
+# JOBS, FULL=1, OUT (results directory, default results).
+
+BUILD_DIR ?= build
+JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
+OUT       ?= results
+PYTHON    ?= python3
+# The present GPU's architecture (e.g. 90 for an H100), else Hopper: one architecture per build.
+CUDA_ARCH ?= $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n1 | tr -d ' .' | grep -E '^[0-9]+$$' || echo 90)
+CMAKE_ARGS ?=
+PROFILE   := $(if $(FULL),--full,--quick)
+HASHLAB   := $(BUILD_DIR)/hashlab
+PAPERS    := cuckoo hashgraph rapids_groupby ega pkpk_join compare
+
+.PHONY: all deps configure build test reproduce-all plots report clean $(addprefix reproduce-,$(PAPERS))
+
+all: build
+
+deps:
+	@scripts/deps.sh
+
+$(BUILD_DIR)/CMakeCache.txt:
+	cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=$(CUDA_ARCH) $(CMAKE_ARGS)
+
+configure: $(BUILD_DIR)/CMakeCache.txt
+
+build: configure
+	cmake --build $(BUILD_DIR) -j $(JOBS)
+
+test: deps
+	@$(MAKE) --no-print-directory build
+	@scripts/gpu_status.sh
+	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
+
+reproduce-all: deps
+	@$(MAKE) --no-print-directory build
+	scripts/reproduce.sh $(HASHLAB) $(OUT) all $(PROFILE)
+
+$(addprefix reproduce-,$(PAPERS)): reproduce-%: deps
+	@$(MAKE) --no-print-directory build
+	scripts/reproduce.sh $(HASHLAB) $(OUT) $* $(PROFILE)
+
+plots:
+	$(PYTHON) plots/make_plots.py --results $(OUT)
+
+report:
+	$(PYTHON) plots/report.py --results $(OUT)
+
+clean:
+	rm -rf $(BUILD_DIR)

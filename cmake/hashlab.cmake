@@ -1,0 +1,41 @@
+# Shared build settings and helpers for every hashlab module.
+
+# Warnings for host code; device code gets nvcc's defaults plus line info for compute-sanitizer.
+set(HASHLAB_CXX_FLAGS -Wall -Wextra)
+set(HASHLAB_CUDA_FLAGS --extended-lambda --expt-relaxed-constexpr -lineinfo
+    -Xcompiler=-Wall --Werror=cross-execution-space-call)
+
+function(hashlab_compile_options target)
+  target_compile_options(${target} PRIVATE
+    $<$<COMPILE_LANGUAGE:CXX>:${HASHLAB_CXX_FLAGS}>
+    $<$<COMPILE_LANGUAGE:CUDA>:${HASHLAB_CUDA_FLAGS}>)
+endfunction()
+
+# hashlab_add_experiments(<paper> <sources...>): the paper's registered experiments and demo, an
+# object library that the `hashlab` CLI links (static registration needs the objects, not an
+# archive the linker may drop).
+set_property(GLOBAL PROPERTY HASHLAB_EXPERIMENT_TARGETS "")
+function(hashlab_add_experiments name)
+  set(target hashlab_${name}_experiments)
+  add_library(${target} OBJECT ${ARGN})
+  hashlab_compile_options(${target})
+  target_link_libraries(${target} PUBLIC hashlab_harness)
+  set_property(GLOBAL APPEND PROPERTY HASHLAB_EXPERIMENT_TARGETS ${target})
+endfunction()
+
+# hashlab_add_tests(<name> <sources...> LIBS <libs...>): one GoogleTest binary per module, each
+# test its own CTest entry. GPU tests call GTEST_SKIP() without a device; CTest shows them as
+# skipped (not passed) through the skip pattern.
+function(hashlab_add_tests name)
+  cmake_parse_arguments(ARG "" "" "LIBS" ${ARGN})
+  set(target ${name}_tests)
+  add_executable(${target} ${ARG_UNPARSED_ARGUMENTS})
+  hashlab_compile_options(${target})
+  target_link_libraries(${target} PRIVATE ${ARG_LIBS} hashlab_testing GTest::gtest_main)
+  gtest_discover_tests(${target}
+    DISCOVERY_MODE PRE_TEST
+    DISCOVERY_TIMEOUT 60
+    PROPERTIES SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]"
+               LABELS ${name}
+               ENVIRONMENT "HASHLAB_BINARY_DIR=${CMAKE_BINARY_DIR};HASHLAB_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
+endfunction()

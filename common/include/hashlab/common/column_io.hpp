@@ -1,0 +1,54 @@
+// Reading and writing data columns as NumPy .npy files and CSV files, with errors that name the
+// file and the problem. T is one of uint32_t, int32_t, uint64_t, int64_t, float, double.
+#pragma once
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace hashlab::io {
+
+/// A file that cannot be read as asked: missing, truncated, malformed, or of another type.
+class FormatError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// The NumPy type string of T ("<u4", "<i8", "<f8", ...).
+template <class T>
+const char* npy_dtype();
+
+/// Writes a 1-D array (format version 1.0, little endian).
+template <class T>
+void write_npy(const std::string& path, const std::vector<T>& values);
+
+/// Reads a 1-D array whose dtype is exactly T's.
+template <class T>
+std::vector<T> read_npy(const std::string& path);
+
+/// Named columns of equal length, as held by a CSV file.
+template <class T>
+struct Columns {
+  std::vector<std::string> names;
+  std::vector<std::vector<T>> columns;
+  std::size_t rows() const { return columns.empty() ? 0 : columns.front().size(); }
+};
+
+/// Writes a header row of names, then one comma-separated row per record.
+template <class T>
+void write_csv(const std::string& path, const Columns<T>& table);
+
+/// Reads a CSV file written as above: a header row, then rows of exactly as many numbers.
+template <class T>
+Columns<T> read_csv(const std::string& path);
+
+/// One column from a .npy file or a single-column .csv file, chosen by the file's extension.
+template <class T>
+std::vector<T> read_column(const std::string& path);
+
+/// One column to a .npy or .csv file, chosen by the file's extension.
+template <class T>
+void write_column(const std::string& path, const std::string& name, const std::vector<T>& values);
+
+}  // namespace hashlab::io

@@ -1,0 +1,33 @@
+// Multi-threaded CPU baselines that the papers compare against (RAPIDS's and EGA's CPU
+// group-by, HashGraph's MC-Hash join stand-in, the pk-pk join's CPU join). Radix-partitioned
+// hash algorithms on std::thread: partition by hash, then one private hash table per
+// partition, so threads never share a table. Results match the references exactly.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "hashlab/reference/groupby.hpp"
+#include "hashlab/reference/join.hpp"
+
+namespace hashlab::cpu {
+
+/// Threads to use by default: the machine's hardware threads.
+unsigned default_threads();
+
+/// Group-by of one key column and one value column with one aggregation, on `threads` threads
+/// (0: default_threads()). V: int32_t, uint32_t, int64_t, float, double. Sorted by key.
+template <class V>
+reference::GroupByResult parallel_groupby(const std::vector<std::uint32_t>& keys,
+                                          const std::vector<V>& values, reference::Aggregation op,
+                                          unsigned threads = 0);
+
+/// Inner join count of r and s (keys may repeat), build on r and probe with s.
+std::uint64_t parallel_join_count(const std::vector<std::uint32_t>& r, const std::vector<std::uint32_t>& s,
+                                  unsigned threads = 0);
+
+/// Every (i, j) with r[i] == s[j], sorted by (r_index, s_index).
+std::vector<reference::JoinPair> parallel_join(const std::vector<std::uint32_t>& r,
+                                               const std::vector<std::uint32_t>& s, unsigned threads = 0);
+
+}  // namespace hashlab::cpu

@@ -1,0 +1,41 @@
+// CPU reference joins: the oracle for HashGraph's probes, the pk-pk join and the hash join.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace hashlab::reference {
+
+/// One output row of an inner equi-join: r[r_index] == s[s_index].
+struct JoinPair {
+  std::uint32_t r_index;
+  std::uint32_t s_index;
+  friend bool operator==(const JoinPair& a, const JoinPair& b) {
+    return a.r_index == b.r_index && a.s_index == b.s_index;
+  }
+  friend bool operator<(const JoinPair& a, const JoinPair& b) {
+    return a.r_index != b.r_index ? a.r_index < b.r_index : a.s_index < b.s_index;
+  }
+};
+
+/// Number of (i, j) with r[i] == s[j] (keys may repeat on both sides).
+std::uint64_t inner_join_count(const std::vector<std::uint32_t>& r, const std::vector<std::uint32_t>& s);
+
+/// Every (i, j) with r[i] == s[j], sorted by (r_index, s_index).
+std::vector<JoinPair> inner_join(const std::vector<std::uint32_t>& r, const std::vector<std::uint32_t>& s);
+
+/// One output row of a primary-key join: the key and its row in each table.
+struct PkPkRow {
+  std::uint32_t key;
+  std::uint32_t r_index;
+  std::uint32_t s_index;
+  friend bool operator==(const PkPkRow& a, const PkPkRow& b) {
+    return a.key == b.key && a.r_index == b.r_index && a.s_index == b.s_index;
+  }
+};
+
+/// The join of two tables whose keys are unique within each table, sorted by key. Throws
+/// std::invalid_argument naming a key that repeats within a table.
+std::vector<PkPkRow> pkpk_join(const std::vector<std::uint32_t>& r, const std::vector<std::uint32_t>& s);
+
+}  // namespace hashlab::reference

@@ -1,0 +1,715 @@
+// Multi-threaded CPU baselines (see hashlab/reference/cpu_baselines.hpp).
+//
+// Every operator has the same two phases:
+//   1. radix partitioning: each thread takes a contiguous chunk of rows, counts how many fall
+//      into each partition (the high bits of fmix32(key)), a prefix sum over (partition,
+//      thread) gives every thread its own write cursor per partition, and the threads scatter
+//      their rows. The scatter is stable: within a partition, rows keep their input order.
+//   2. per-partition work: threads take partitions from an atomic counter and aggregate or join
+//      each with a private open-addressing table (linear probing, power-of-two capacity,
+//      indexed by the low bits of the same hash). Partitions are sized so that a table stays in
+//      the core's L2 cache, which is what makes this faster than one big shared table.
+// Stability is what lets the results equal the references bit for bit: a group's rows are
+// aggregated in input order, so even floating sums round exactly as the reference's do.
+#include "hashlab/reference/cpu_baselines.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <exception>
+#include <limits>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <type_traits>
+
+#include "hashlab/common/hash.hpp"
+
+namespace hashlab::cpu {
+namespace {
+
+using reference::AggregateColumn;
+using reference::Aggregation;
+using reference::GroupByResult;
+using reference::JoinPair;
+
+/// The tables' empty-slot marker. The key itself is legal input: each table keeps the one
+/// group (or build row set) of key 0xffffffff in a slot of its own beside the array.
+constexpr std::uint32_t kEmpty = 0xffffffffu;
+
+/// Below this many rows per thread, starting a thread costs more than it saves.
+constexpr std::size_t kMinRowsPerThread = 4096;
+/// Target rows per partition: a table of twice as many slots of 8-16 bytes (256-512 KiB) stays
+/// in a 1-2 MiB L2 cache even when every row is its own group.
+constexpr std::size_t kRowsPerPartition = 16384;
+/// 4096 partitions: a single scatter pass to more write streams thrashes the TLB.
+constexpr int kMaxPartitionBits = 12;
+/// Partitions per thread wanted for load balance, as long as partitions keep enough rows.
+constexpr std::size_t kPartitionsPerThread = 4;
+constexpr std::size_t kMinRowsPerPartition = 1024;
+/// A group-by table starts this small and doubles as groups arrive (their number is unknown).
+constexpr std::size_t kInitialGroupSlots = 1024;
+
+// ---- threads and buffers ----------------------------------------------------------------------
+
+/// Runs fn(t) for t in [0, threads) on as many threads (the caller's included) and rethrows the
+/// first exception any of them threw.
+template <class Fn>
+void run_threads(unsigned threads, Fn&& fn) {
+  if (threads <= 1) {
+    fn(0u);
+    return;
+  }
+  std::vector<std::exception_ptr> errors(threads);
+  auto guarded = [&](unsigned t) {
+    try {
+      fn(t);
+    } catch (...) {
+      errors[t] = std::current_exception();
+    }
+  };
+  std::vector<std::thread> pool;
+  pool.reserve(threads - 1);
+  try {
+    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(guarded, t);
+  } catch (...) {
+    for (auto& thread : pool) thread.join();
+    throw;
+  }
+  guarded(0);
+  for (auto& thread : pool) thread.join();
+  for (auto& error : errors)
+    if (error) std::rethrow_exception(error);
+}
+
+unsigned threads_for(std::size_t rows, unsigned requested) {
+  const unsigned wanted = requested != 0 ? requested : default_threads();
+  const std::size_t useful = std::max<std::size_t>(1, rows / kMinRowsPerThread);
+  return static_cast<unsigned>(std::min<std::size_t>(wanted, useful));
+}
+
+/// Thread t's rows of n: [chunk_begin(t), chunk_begin(t + 1)).
+std::size_t chunk_begin(unsigned t, unsigned threads, std::size_t n) {
+  // floor(n * t / threads) without the overflow of n * t.
+  return n / threads * t + n % threads * t / threads;
+}
+
+int partition_bits(std::size_t build_rows, unsigned threads) {
+  int bits = 0;
+  while (bits < kMaxPartitionBits && (build_rows >> bits) > kRowsPerPartition) ++bits;
+  while (bits < kMaxPartitionBits && threads > 1 && (std::size_t{1} << bits) < kPartitionsPerThread * threads &&
+         (build_rows >> (bits + 1)) >= kMinRowsPerPartition)
+    ++bits;
+  return bits;
+}
+
+std::uint32_t partition_of(std::uint32_t key, int bits) {
+  return bits == 0 ? 0 : hash::fmix32(key) >> (32 - bits);
+}
+
+std::size_t next_pow2(std::size_t x) {
+  std::size_t p = 1;
+  while (p < x) p <<= 1;
+  return p;
+}
+
+/// A buffer that is written before it is read: no zero-filling pass (std::vector would make one).
+template <class T>
+std::unique_ptr<T[]> uninitialized(std::size_t n) {
+  return std::unique_ptr<T[]>(new T[n]);
+}
+
+// ---- phase 1: the stable parallel scatter -----------------------------------------------------
+
+struct Scatter {
+  std::vector<std::size_t> offsets;  // bucket b holds output rows [offsets[b], offsets[b + 1])
+  bool moved = true;                 // false when skipped (every row in one bucket)
+};
+
+/// Moves rows [0, n) into `buckets` buckets: move(i, destination) for every i, where rows of a
+/// bucket are contiguous and in input order. With skip_single_bucket, nothing moves when all
+/// rows share a bucket (a radix-sort pass over a digit that never changes).
+template <class BucketOf, class Move>
+Scatter scatter_by_bucket(std::size_t n, unsigned threads, std::size_t buckets, BucketOf bucket_of, Move move,
+                          bool skip_single_bucket = false) {
+  std::vector<std::size_t> cursor(std::size_t{threads} * buckets);
+  run_threads(threads, [&](unsigned t) {
+    std::vector<std::size_t> histogram(buckets);  // private: no false sharing while counting
+    for (std::size_t i = chunk_begin(t, threads, n), end = chunk_begin(t + 1, threads, n); i < end; ++i)
+      ++histogram[bucket_of(i)];
+    std::copy(histogram.begin(), histogram.end(), cursor.begin() + static_cast<std::ptrdiff_t>(t * buckets));
+  });
+
+  Scatter out;
+  out.offsets.resize(buckets + 1);
+  std::size_t total = 0;
+  for (std::size_t b = 0; b < buckets; ++b) {
+    out.offsets[b] = total;
+    for (unsigned t = 0; t < threads; ++t) {
+      const std::size_t count = cursor[t * buckets + b];
+      cursor[t * buckets + b] = total;
+      total += count;
+    }
+    if (skip_single_bucket && total - out.offsets[b] == n) {
+      out.moved = false;
+      return out;
+    }
+  }
+  out.offsets[buckets] = total;
+
+  run_threads(threads, [&](unsigned t) {
+    std::vector<std::size_t> next(cursor.begin() + static_cast<std::ptrdiff_t>(t * buckets),
+                                  cursor.begin() + static_cast<std::ptrdiff_t>((t + 1) * buckets));
+    for (std::size_t i = chunk_begin(t, threads, n), end = chunk_begin(t + 1, threads, n); i < end; ++i)
+      move(i, next[bucket_of(i)]++);
+  });
+  return out;
+}
+
+// ---- group-by ---------------------------------------------------------------------------------
+// One policy per aggregation: the per-group accumulator, how a row updates it, and the final
+// value. They follow the reference's rules exactly (integer sums in wrapping int64, floating
+// values in double, min/max keep the earlier value on ties, mean = sum / count in double).
+
+std::int64_t wrapping_add(std::int64_t a, std::int64_t b) {
+  return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b));
+}
+
+template <class V>
+using ExactOrReal = std::conditional_t<std::is_integral_v<V>, std::int64_t, double>;
+
+template <class V>
+struct SumOp {
+  using Acc = ExactOrReal<V>;
+  using Out = Acc;
+  static void update(Acc& a, V v) {
+    if constexpr (std::is_integral_v<V>) a = wrapping_add(a, static_cast<Acc>(v));
+    else a += static_cast<Acc>(v);
+  }
+  static Acc init(V v) {  // 0 + v, like the reference (so -0.0 becomes +0.0 there and here)
+    Acc a{0};
+    update(a, v);
+    return a;
+  }
+  static Out finish(const Acc& a) { return a; }
+};
+
+template <class T>
+bool is_nan(T x) {
+  if constexpr (std::is_floating_point_v<T>) return std::isnan(x);
+  else return false;
+}
+
+template <class V>
+struct MinOp {
+  using Acc = V;
+  using Out = ExactOrReal<V>;
+  static Acc init(V v) { return v; }
+  static void update(Acc& a, V v) {
+    if (v < a || is_nan(a)) a = v;
+  }
+  static Out finish(const Acc& a) { return static_cast<Out>(a); }
+};
+
+template <class V>
+struct MaxOp {
+  using Acc = V;
+  using Out = ExactOrReal<V>;
+  static Acc init(V v) { return v; }
+  static void update(Acc& a, V v) {
+    if (a < v || is_nan(a)) a = v;
+  }
+  static Out finish(const Acc& a) { return static_cast<Out>(a); }
+};
+
+template <class V>
+struct CountOp {
+  using Acc = std::int64_t;
+  using Out = std::int64_t;
+  static Acc init(V) { return 1; }
+  static void update(Acc& a, V) { ++a; }
+  static Out finish(const Acc& a) { return a; }
+};
+
+template <class V>
+struct MeanOp {
+  struct Acc {
+    typename SumOp<V>::Acc sum;
+    std::int64_t count;
+  };
+  using Out = double;
+  static Acc init(V v) { return {SumOp<V>::init(v), 1}; }
+  static void update(Acc& a, V v) {
+    SumOp<V>::update(a.sum, v);
+    ++a.count;
+  }
+  static Out finish(const Acc& a) { return static_cast<double>(a.sum) / static_cast<double>(a.count); }
+};
+
+/// One thread's private group table, reused from partition to partition.
+template <class V, class Op>
+class GroupTable {
+ public:
+  using Acc = typename Op::Acc;
+  using Out = typename Op::Out;
+
+  /// Empties the table for a partition of `rows` rows: it starts at the size the previous
+  /// partition ended with (partitions of one input hold similar numbers of groups), never
+  /// larger than the partition can fill.
+  void reset(std::size_t rows) {
+    const std::size_t most_needed = next_pow2(std::max<std::size_t>(2 * rows, 16));
+    const std::size_t capacity = std::min(most_needed, std::max(last_capacity_, kInitialGroupSlots));
+    slots_.assign(capacity, Slot{kEmpty, Acc{}});
+    mask_ = capacity - 1;
+    size_ = 0;
+    has_reserved_ = false;
+  }
+
+  void add(std::uint32_t key, V v) {
+    if (key == kEmpty) {
+      if (has_reserved_) Op::update(reserved_, v);
+      else reserved_ = Op::init(v);
+      has_reserved_ = true;
+      return;
+    }
+    for (std::size_t i = hash::fmix32(key) & mask_;; i = (i + 1) & mask_) {
+      Slot& slot = slots_[i];
+      if (slot.key == key) {
+        Op::update(slot.acc, v);
+        return;
+      }
+      if (slot.key == kEmpty) {
+        slot = Slot{key, Op::init(v)};
+        if (++size_ * 2 > slots_.size()) grow();
+        return;
+      }
+    }
+  }
+
+  /// Writes the groups (in slot order) and returns how many there are.
+  std::size_t emit(std::uint32_t* keys, Out* out) {
+    std::size_t g = 0;
+    for (const Slot& slot : slots_)
+      if (slot.key != kEmpty) {
+        keys[g] = slot.key;
+        out[g++] = Op::finish(slot.acc);
+      }
+    if (has_reserved_) {
+      keys[g] = kEmpty;
+      out[g++] = Op::finish(reserved_);
+    }
+    last_capacity_ = slots_.size();
+    return g;
+  }
+
+ private:
+  struct Slot {
+    std::uint32_t key;
+    Acc acc;
+  };
+
+  void grow() {
+    std::vector<Slot> old(2 * slots_.size(), Slot{kEmpty, Acc{}});
+    old.swap(slots_);
+    mask_ = slots_.size() - 1;
+    for (const Slot& slot : old) {
+      if (slot.key == kEmpty) continue;
+      std::size_t i = hash::fmix32(slot.key) & mask_;
+      while (slots_[i].key != kEmpty) i = (i + 1) & mask_;
+      slots_[i] = slot;
+    }
+  }
+
+  std::vector<Slot> slots_;
+  std::size_t mask_ = 0;
+  std::size_t size_ = 0;
+  std::size_t last_capacity_ = 0;
+  bool has_reserved_ = false;
+  Acc reserved_{};
+};
+
+/// Sorts (key, value) rows by key: an LSD radix sort, 8 bits per pass, each pass a stable
+/// parallel scatter; a pass over a byte that all keys share is skipped. The sorted rows end up
+/// in (keys, values), which may be swapped with (tmp_keys, tmp_values).
+template <class Out>
+void radix_sort_by_key(std::unique_ptr<std::uint32_t[]>& keys, std::unique_ptr<Out[]>& values,
+                       std::unique_ptr<std::uint32_t[]>& tmp_keys, std::unique_ptr<Out[]>& tmp_values,
+                       std::size_t n, unsigned threads) {
+  for (int shift = 0; shift < 32; shift += 8) {
+    const std::uint32_t* k = keys.get();
+    const Out* v = values.get();
+    std::uint32_t* tk = tmp_keys.get();
+    Out* tv = tmp_values.get();
+    const Scatter pass = scatter_by_bucket(
+        n, threads, 256, [&](std::size_t i) { return (k[i] >> shift) & 0xffu; },
+        [&](std::size_t i, std::size_t dst) {
+          tk[dst] = k[i];
+          tv[dst] = v[i];
+        },
+        /*skip_single_bucket=*/true);
+    if (pass.moved) {
+      keys.swap(tmp_keys);
+      values.swap(tmp_values);
+    }
+  }
+}
+
+template <class V, class Op>
+GroupByResult groupby_with(const std::vector<std::uint32_t>& keys, const std::vector<V>& values, Aggregation op,
+                           unsigned requested_threads) {
+  using Out = typename Op::Out;
+  const std::size_t n = keys.size();
+  const unsigned threads = threads_for(n, requested_threads);
+  const int bits = partition_bits(n, threads);
+  const std::size_t partitions = std::size_t{1} << bits;
+
+  // Phase 1: partition (key, value) rows by hash. One partition needs no copy.
+  std::unique_ptr<std::uint32_t[]> part_keys;
+  std::unique_ptr<V[]> part_values;
+  const std::uint32_t* pk = keys.data();
+  const V* pv = values.data();
+  std::vector<std::size_t> offsets{0, n};
+  if (partitions > 1) {
+    part_keys = uninitialized<std::uint32_t>(n);
+    part_values = uninitialized<V>(n);
+    std::uint32_t* dk = part_keys.get();
+    V* dv = part_values.get();
+    offsets = scatter_by_bucket(
+                  n, threads, partitions, [&](std::size_t i) { return partition_of(pk[i], bits); },
+                  [&](std::size_t i, std::size_t dst) {
+                    dk[dst] = pk[i];
+                    dv[dst] = pv[i];
+                  })
+                  .offsets;
+    pk = dk;
+    pv = dv;
+  }
+
+  // Phase 2: aggregate each partition; its groups go to its own rows of the staging arrays
+  // (a partition of r rows has at most r groups).
+  auto staged_keys = uninitialized<std::uint32_t>(n);
+  auto staged_out = uninitialized<Out>(n);
+  std::vector<std::size_t> groups_in(partitions);
+  std::atomic<std::size_t> next_partition{0};
+  const auto workers = static_cast<unsigned>(std::min<std::size_t>(threads, partitions));
+  run_threads(workers, [&](unsigned) {
+    GroupTable<V, Op> table;
+    for (std::size_t p; (p = next_partition.fetch_add(1, std::memory_order_relaxed)) < partitions;) {
+      const std::size_t begin = offsets[p], end = offsets[p + 1];
+      if (begin == end) continue;
+      table.reset(end - begin);
+      for (std::size_t i = begin; i < end; ++i) table.add(pk[i], pv[i]);
+      groups_in[p] = table.emit(staged_keys.get() + begin, staged_out.get() + begin);
+    }
+  });
+
+  // Gather the groups densely, then sort them by key (the result's canonical order).
+  std::vector<std::size_t> group_offset(partitions + 1, 0);
+  for (std::size_t p = 0; p < partitions; ++p) group_offset[p + 1] = group_offset[p] + groups_in[p];
+  const std::size_t groups = group_offset[partitions];
+  auto sorted_keys = uninitialized<std::uint32_t>(groups);
+  auto sorted_out = uninitialized<Out>(groups);
+  run_threads(workers, [&](unsigned t) {
+    for (std::size_t p = t; p < partitions; p += workers) {
+      std::copy_n(staged_keys.get() + offsets[p], groups_in[p], sorted_keys.get() + group_offset[p]);
+      std::copy_n(staged_out.get() + offsets[p], groups_in[p], sorted_out.get() + group_offset[p]);
+    }
+  });
+  radix_sort_by_key(sorted_keys, sorted_out, staged_keys, staged_out, groups, threads_for(groups, requested_threads));
+
+  GroupByResult result;
+  result.keys.emplace_back(sorted_keys.get(), sorted_keys.get() + groups);
+  AggregateColumn column;
+  column.op = op;
+  if constexpr (std::is_same_v<Out, std::int64_t>) column.exact.assign(sorted_out.get(), sorted_out.get() + groups);
+  else column.real.assign(sorted_out.get(), sorted_out.get() + groups);
+  result.aggregates.push_back(std::move(column));
+  return result;
+}
+
+// ---- joins ------------------------------------------------------------------------------------
+
+/// A partition's build side for the join count: key -> number of build rows with the key.
+/// Count is 32-bit unless a table may hold 2^32 rows (halving the slot keeps tables in L2).
+template <class Count>
+class CountTable {
+ public:
+  void build(const std::uint32_t* keys, std::size_t rows) {
+    const std::size_t capacity = next_pow2(std::max<std::size_t>(2 * rows, 16));
+    slots_.assign(capacity, Slot{kEmpty, 0});
+    mask_ = capacity - 1;
+    reserved_ = 0;
+    for (std::size_t r = 0; r < rows; ++r) {
+      const std::uint32_t key = keys[r];
+      if (key == kEmpty) {
+        ++reserved_;
+        continue;
+      }
+      std::size_t i = hash::fmix32(key) & mask_;
+      while (slots_[i].key != kEmpty && slots_[i].key != key) i = (i + 1) & mask_;
+      slots_[i].key = key;
+      ++slots_[i].count;
+    }
+  }
+
+  std::uint64_t probe(const std::uint32_t* keys, std::size_t rows) const {
+    std::uint64_t matches = 0;
+    for (std::size_t r = 0; r < rows; ++r) {
+      const std::uint32_t key = keys[r];
+      if (key == kEmpty) {
+        matches += reserved_;
+        continue;
+      }
+      for (std::size_t i = hash::fmix32(key) & mask_; slots_[i].key != kEmpty; i = (i + 1) & mask_)
+        if (slots_[i].key == key) {
+          matches += slots_[i].count;
+          break;
+        }
+    }
+    return matches;
+  }
+
+ private:
+  struct Slot {
+    std::uint32_t key;
+    Count count;
+  };
+  std::vector<Slot> slots_;
+  std::size_t mask_ = 0;
+  std::uint64_t reserved_ = 0;
+};
+
+template <class Count>
+std::uint64_t join_count_with(const std::vector<std::uint32_t>& r, const std::vector<std::uint32_t>& s,
+                              unsigned requested_threads) {
+  const unsigned threads = threads_for(r.size() + s.size(), requested_threads);
+  const int bits = partition_bits(r.size(), threads);
+  const std::size_t partitions = std::size_t{1} << bits;
+
+  if (partitions == 1) {
+    // R fits one cache-resident table: build it once and let every thread probe it (read-only
+    // sharing), instead of copying S through a partitioning pass for nothing.
+    CountTable<Count> table;
+    table.build(r.data(), r.size());
+    std::vector<std::uint64_t> matches(threads);
+    run_threads(threads, [&](unsigned t) {
+      const std::size_t begin = chunk_begin(t, threads, s.size()), end = chunk_begin(t + 1, threads, s.size());
+      matches[t] = table.probe(s.data() + begin, end - begin);
+    });
+    std::uint64_t total = 0;
+    for (auto m : matches) total += m;
+    return total;
+  }
+
+  // Phase 1: partition both sides by the same hash bits, so matching keys meet in one partition.
+  auto partition_keys = [&](const std::vector<std::uint32_t>& in, std::unique_ptr<std::uint32_t[]>& out) {
+    out = uninitialized<std::uint32_t>(in.size());
+    std::uint32_t* dst = out.get();
+    const std::uint32_t* src = in.data();
+    return scatter_by_bucket(
+               in.size(), threads_for(in.size(), threads), partitions,
+               [&](std::size_t i) { return partition_of(src[i], bits); },
+               [&](std::size_t i, std::size_t d) { dst[d] = src[i]; })
+        .offsets;
+  };
+  std::unique_ptr<std::uint32_t[]> r_part, s_part;
+  const auto r_offsets = partition_keys(r, r_part);
+  const auto s_offsets = partition_keys(s, s_part);
+
+  // Phase 2: per partition, build on R's rows and probe with S's.
+  std::atomic<std::size_t> next_partition{0};
+  std::vector<std::uint64_t> matches(threads);
+  run_threads(threads, [&](unsigned t) {
+    CountTable<Count> table;
+    for (std::size_t p; (p = next_partition.fetch_add(1, std::memory_order_relaxed)) < partitions;) {
+      const std::size_t s_rows = s_offsets[p + 1] - s_offsets[p];
+      if (s_rows == 0 || r_offsets[p + 1] == r_offsets[p]) continue;
+      table.build(r_part.get() + r_offsets[p], r_offsets[p + 1] - r_offsets[p]);
+      matches[t] += table.probe(s_part.get() + s_offsets[p], s_rows);
+    }
+  });
+  std::uint64_t total = 0;
+  for (auto m : matches) total += m;
+  return total;
+}
+
+void check_indexable(const std::vector<std::uint32_t>& table, const char* name) {
+  if (table.size() > std::numeric_limits<std::uint32_t>::max())
+    throw std::invalid_argument(std::string("parallel_join: table ") + name + " has " +
+                                std::to_string(table.size()) +
+                                " rows; row indices are 32-bit, so at most 2^32 - 1 rows are supported");
+}
+
+/// A partition's build side for the join pairs: S's rows grouped by key. A slot holds the key,
+/// its number of rows, and where its rows (ascending S indices) start in the grouped array.
+class RowsTable {
+ public:
+  struct Slot {
+    std::uint32_t key;
+    std::uint32_t count;
+    std::uint32_t begin;
+  };
+
+  /// keys/rows: the partition's S keys and S row indices (ascending); grouped: where the rows,
+  /// grouped by key, are written; base: grouped's position in the global grouped array.
+  void build(const std::uint32_t* keys, const std::uint32_t* rows, std::size_t n, std::uint32_t* grouped,
+             std::uint32_t base) {
+    const std::size_t capacity = next_pow2(std::max<std::size_t>(2 * n, 16));
+    slots_.assign(capacity, Slot{kEmpty, 0, 0});
+    mask_ = capacity - 1;
+    reserved_ = Slot{kEmpty, 0, 0};
+    for (std::size_t r = 0; r < n; ++r) ++find_or_insert(keys[r]).count;
+    // Each key's run in `grouped`, in slot order; `begin` serves as the fill cursor meanwhile.
+    std::uint32_t offset = base;
+    for (Slot& slot : slots_)
+      if (slot.count) {
+        slot.begin = offset;
+        offset += slot.count;
+      }
+    reserved_.begin = offset;
+    for (std::size_t r = 0; r < n; ++r) grouped[find_or_insert(keys[r]).begin++ - base] = rows[r];
+    for (Slot& slot : slots_) slot.begin -= slot.count;
+    reserved_.begin -= reserved_.count;
+  }
+
+  /// The slot of `key`, or nullptr.
+  const Slot* find(std::uint32_t key) const {
+    if (key == kEmpty) return reserved_.count ? &reserved_ : nullptr;
+    for (std::size_t i = hash::fmix32(key) & mask_; slots_[i].count != 0; i = (i + 1) & mask_)
+      if (slots_[i].key == key) return &slots_[i];
+    return nullptr;
+  }
+
+ private:
+  // Occupied slots are those with a count (so the key 0xffffffff needs no special slot state).
+  Slot& find_or_insert(std::uint32_t key) {
+    if (key == kEmpty) return reserved_;
+    std::size_t i = hash::fmix32(key) & mask_;
+    while (slots_[i].count != 0 && slots_[i].key != key) i = (i + 1) & mask_;
+    slots_[i].key = key;
+    return slots_[i];
+  }
+
+  std::vector<Slot> slots_;
+  std::size_t mask_ = 0;
+  Slot reserved_{kEmpty, 0, 0};
+};
+
+}  // namespace
+
+unsigned default_threads() { return std::max(1u, std::thread::hardware_concurrency()); }
+
+template <class V>
+GroupByResult parallel_groupby(const std::vector<std::uint32_t>& keys, const std::vector<V>& values,
+                               Aggregation op, unsigned threads) {
+  if (keys.size() != values.size())
+    throw std::invalid_argument("parallel_groupby: " + std::to_string(keys.size()) + " keys but " +
+                                std::to_string(values.size()) + " values");
+  switch (op) {
+    case Aggregation::kSum: return groupby_with<V, SumOp<V>>(keys, values, op, threads);
+    case Aggregation::kMin: return groupby_with<V, MinOp<V>>(keys, values, op, threads);
+    case Aggregation::kMax: return groupby_with<V, MaxOp<V>>(keys, values, op, threads);
+    case Aggregation::kCount: return groupby_with<V, CountOp<V>>(keys, values, op, threads);
+    case Aggregation::kMean: return groupby_with<V, MeanOp<V>>(keys, values, op, threads);
+  }
+  throw std::invalid_argument("parallel_groupby: unknown aggregation");
+}
+
+std::uint64_t parallel_join_count(const std::vector<std::uint32_t>& r, const std::vector<std::uint32_t>& s,
+                                  unsigned threads) {
+  if (r.size() <= std::numeric_limits<std::uint32_t>::max()) return join_count_with<std::uint32_t>(r, s, threads);
+  return join_count_with<std::uint64_t>(r, s, threads);
+}
+
+std::vector<JoinPair> parallel_join(const std::vector<std::uint32_t>& r, const std::vector<std::uint32_t>& s,
+                                    unsigned requested_threads) {
+  check_indexable(r, "R");
+  check_indexable(s, "S");
+  const unsigned threads = threads_for(r.size() + s.size(), requested_threads);
+  const int bits = partition_bits(s.size(), threads);
+  const std::size_t partitions = std::size_t{1} << bits;
+
+  // Phase 1: partition (key, row index) of both sides; stability keeps indices ascending.
+  auto partition_rows = [&](const std::vector<std::uint32_t>& in, std::unique_ptr<std::uint32_t[]>& keys,
+                            std::unique_ptr<std::uint32_t[]>& rows) {
+    keys = uninitialized<std::uint32_t>(in.size());
+    rows = uninitialized<std::uint32_t>(in.size());
+    std::uint32_t* dk = keys.get();
+    std::uint32_t* dr = rows.get();
+    const std::uint32_t* src = in.data();
+    return scatter_by_bucket(
+               in.size(), threads_for(in.size(), threads), partitions,
+               [&](std::size_t i) { return partition_of(src[i], bits); },
+               [&](std::size_t i, std::size_t d) {
+                 dk[d] = src[i];
+                 dr[d] = static_cast<std::uint32_t>(i);
+               })
+        .offsets;
+  };
+  std::unique_ptr<std::uint32_t[]> r_keys, r_rows, s_keys, s_rows;
+  const auto r_offsets = partition_rows(r, r_keys, r_rows);
+  const auto s_offsets = partition_rows(s, s_keys, s_rows);
+
+  // Phase 2: per partition, group S's rows by key, then look up each R row. Per R row we keep
+  // its number of matches and, for one match, the S index itself (the usual pk-fk case needs
+  // no second look), for several, where their run starts in `grouped`.
+  auto grouped = uninitialized<std::uint32_t>(s.size());
+  auto match_count = uninitialized<std::uint32_t>(r.size());
+  auto match_at = uninitialized<std::uint32_t>(r.size());
+  std::atomic<std::size_t> next_partition{0};
+  run_threads(threads, [&](unsigned) {
+    RowsTable table;
+    for (std::size_t p; (p = next_partition.fetch_add(1, std::memory_order_relaxed)) < partitions;) {
+      const std::size_t s_begin = s_offsets[p], s_end = s_offsets[p + 1];
+      table.build(s_keys.get() + s_begin, s_rows.get() + s_begin, s_end - s_begin, grouped.get() + s_begin,
+                  static_cast<std::uint32_t>(s_begin));
+      for (std::size_t i = r_offsets[p]; i < r_offsets[p + 1]; ++i) {
+        const RowsTable::Slot* slot = table.find(r_keys[i]);
+        const std::uint32_t row = r_rows[i];
+        match_count[row] = slot ? slot->count : 0;
+        match_at[row] = !slot ? 0 : slot->count == 1 ? grouped[slot->begin] : slot->begin;
+      }
+    }
+  });
+
+  // Phase 3: each thread writes the pairs of its chunk of R rows, in R order, at an offset
+  // given by the match counts of the chunks before it: the output is sorted as it is written.
+  const unsigned out_threads = threads_for(r.size(), threads);
+  std::vector<std::uint64_t> chunk_offset(out_threads + 1, 0);
+  run_threads(out_threads, [&](unsigned t) {
+    std::uint64_t pairs = 0;
+    for (std::size_t i = chunk_begin(t, out_threads, r.size()), end = chunk_begin(t + 1, out_threads, r.size());
+         i < end; ++i)
+      pairs += match_count[i];
+    chunk_offset[t + 1] = pairs;
+  });
+  for (unsigned t = 0; t < out_threads; ++t) chunk_offset[t + 1] += chunk_offset[t];
+  std::vector<JoinPair> pairs(chunk_offset[out_threads]);
+  run_threads(out_threads, [&](unsigned t) {
+    JoinPair* out = pairs.data() + chunk_offset[t];
+    for (std::size_t i = chunk_begin(t, out_threads, r.size()), end = chunk_begin(t + 1, out_threads, r.size());
+         i < end; ++i) {
+      const auto row = static_cast<std::uint32_t>(i);
+      if (match_count[i] == 1) {
+        *out++ = JoinPair{row, match_at[i]};
+      } else {
+        for (std::uint32_t k = 0; k < match_count[i]; ++k) *out++ = JoinPair{row, grouped[match_at[i] + k]};
+      }
+    }
+  });
+  return pairs;
+}
+
+template GroupByResult parallel_groupby<std::int32_t>(const std::vector<std::uint32_t>&,
+                                                      const std::vector<std::int32_t>&, Aggregation, unsigned);
+template GroupByResult parallel_groupby<std::uint32_t>(const std::vector<std::uint32_t>&,
+                                                       const std::vector<std::uint32_t>&, Aggregation, unsigned);
+template GroupByResult parallel_groupby<std::int64_t>(const std::vector<std::uint32_t>&,
+                                                      const std::vector<std::int64_t>&, Aggregation, unsigned);
+template GroupByResult parallel_groupby<float>(const std::vector<std::uint32_t>&, const std::vector<float>&,
+                                               Aggregation, unsigned);
+template GroupByResult parallel_groupby<double>(const std::vector<std::uint32_t>&, const std::vector<double>&,
+                                                Aggregation, unsigned);
+
+}  // namespace hashlab::cpu

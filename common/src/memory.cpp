@@ -1,0 +1,117 @@
+#include "hashlab/common/memory.hpp"
+
+#include <cstdio>
+#include <cstdint>
+#include <limits>
+#include <mutex>
+
+namespace hashlab {
+namespace {
+
+// Raise the default pool's release threshold once per process, so freed blocks stay cached
+// for the next allocation instead of going back to the driver at every synchronisation.
+void configure_pool_once() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    int device = 0;
+    HASHLAB_CUDA_CHECK(cudaGetDevice(&device));
+    cudaMemPool_t pool = nullptr;
+    HASHLAB_CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool, device));
+    std::uint64_t threshold = std::numeric_limits<std::uint64_t>::max();
+    HASHLAB_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold));
+  });
+}
+
+}  // namespace
+
+std::string format_bytes(std::size_t bytes) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double value = static_cast<double>(bytes);
+  int unit = 0;
+  while (value >= 1024.0 && unit < 4) {
+    value /= 1024.0;
+    ++unit;
+  }
+  char text[32];
+  std::snprintf(text, sizeof text, unit == 0 ? "%.0f %s" : "%.2f %s", value, units[unit]);
+  return text;
+}
+
+void trim_device_pool() {
+  int device = 0;
+  HASHLAB_CUDA_CHECK(cudaGetDevice(&device));
+  cudaMemPool_t pool = nullptr;
+  HASHLAB_CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool, device));
+  HASHLAB_CUDA_CHECK(cudaDeviceSynchronize());
+  HASHLAB_CUDA_CHECK(cudaMemPoolTrimTo(pool, 0));
+}
+
+namespace detail {
+
+void* device_allocate(std::size_t bytes, cudaStream_t stream) {
+  configure_pool_once();
+  void* ptr = nullptr;
+  const cudaError_t err = cudaMallocAsync(&ptr, bytes, stream);
+  if (err == cudaErrorMemoryAllocation) {
+    cudaGetLastError();
+    std::size_t free_bytes = 0, total_bytes = 0;
+    cudaMemGetInfo(&free_bytes, &total_bytes);
+    throw OutOfDeviceMemory("cannot allocate " + format_bytes(bytes) + " on the device (" +
+                            format_bytes(free_bytes) + " free of " + format_bytes(total_bytes) + ")");
+  }
+  HASHLAB_CUDA_CHECK(err);
+  return ptr;
+}
+
+void device_free(void* ptr, cudaStream_t stream) noexcept { cudaFreeAsync(ptr, stream); }
+
+void* pinned_allocate(std::size_t bytes) {
+  void* ptr = nullptr;
+  const cudaError_t err = cudaMallocHost(&ptr, bytes);
+  if (err == cudaErrorMemoryAllocation) {
+    cudaGetLastError();
+    throw std::bad_alloc();
+  }
+  HASHLAB_CUDA_CHECK(err);
+  return ptr;
+}
+
+void pinned_free(void* ptr) noexcept { cudaFreeHost(ptr); }
+
+}  // namespace detail
+
+Stream::Stream() { HASHLAB_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
+Stream::~Stream() {
+  if (stream_ != nullptr) cudaStreamDestroy(stream_);
+}
+Stream& Stream::operator=(Stream&& other) noexcept {
+  if (this != &other) {
+    if (stream_ != nullptr) cudaStreamDestroy(stream_);
+    stream_ = std::exchange(other.stream_, nullptr);
+  }
+  return *this;
+}
+void Stream::synchronize() const { HASHLAB_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
+
+Event::Event() { HASHLAB_CUDA_CHECK(cudaEventCreate(&event_)); }
+Event::~Event() {
+  if (event_ != nullptr) cudaEventDestroy(event_);
+}
+Event& Event::operator=(Event&& other) noexcept {
+  if (this != &other) {
+    if (event_ != nullptr) cudaEventDestroy(event_);
+    event_ = std::exchange(other.event_, nullptr);
+  }
+  return *this;
+}
+void Event::record(cudaStream_t stream) { HASHLAB_CUDA_CHECK(cudaEventRecord(event_, stream)); }
+void Event::synchronize() const { HASHLAB_CUDA_CHECK(cudaEventSynchronize(event_)); }
+
+double EventTimer::elapsed_ms() const {
+  stop_.synchronize();
+  float ms = 0.0f;
+  HASHLAB_CUDA_CHECK(cudaEventElapsedTime(&ms, start_.get(), stop_.get()));
+  return ms;
+}
+
+}  // namespace hashlab

@@ -1,0 +1,366 @@
+// CPU reference group-by (see hashlab/reference/groupby.hpp).
+//
+// The oracle: one pass over the rows in input order, a hash map from a key tuple to its group,
+// and per group one accumulator per value column. Clarity first; the multi-threaded baseline in
+// cpu_baselines.cpp is the fast one (and reproduces these results bit for bit).
+#include "hashlab/reference/groupby.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <sstream>
+#include <stdexcept>
+#include <type_traits>
+
+#include "hashlab/common/hash.hpp"
+#include "reference_flat_map.hpp"
+
+namespace hashlab::reference {
+namespace {
+
+/// Integer sums wrap around like two's complement instead of overflowing into undefined
+/// behaviour (only reachable with int64 inputs whose sum exceeds 2^63).
+std::int64_t wrapping_add(std::int64_t a, std::int64_t b) {
+  return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b));
+}
+
+/// The rows of column-major key columns, as seen by the group map: a row stands for its key
+/// tuple, so the map stores row indices and never copies a tuple.
+struct KeyColumns {
+  std::vector<const std::uint32_t*> columns;
+
+  std::uint32_t at(std::size_t column, std::size_t row) const { return columns[column][row]; }
+};
+
+struct RowHash {
+  const KeyColumns* keys;
+  std::uint64_t operator()(std::size_t row) const {
+    std::uint64_t h = 0;
+    for (const std::uint32_t* column : keys->columns) h = hash::fmix64(h + column[row] + 0x9e3779b97f4a7c15ull);
+    return h;
+  }
+};
+
+struct RowEqual {
+  const KeyColumns* keys;
+  bool operator()(std::size_t a, std::size_t b) const {
+    for (const std::uint32_t* column : keys->columns)
+      if (column[a] != column[b]) return false;
+    return true;
+  }
+};
+
+template <class T>
+bool is_nan(T x) {
+  if constexpr (std::is_floating_point_v<T>) return std::isnan(x);
+  else return false;
+}
+
+/// One value column's running aggregates, one entry per group. Integer values accumulate in
+/// int64 (sums exactly, minima and maxima as themselves), floating values in double; a count
+/// needs no accumulator (the group's row count is kept once for all columns).
+template <class V>
+class Accumulator {
+ public:
+  using Acc = std::conditional_t<std::is_integral_v<V>, std::int64_t, double>;
+
+  explicit Accumulator(Aggregation op) : op_(op) {}
+
+  /// A new group whose first row holds `v`.
+  void add_group(V v) {
+    switch (op_) {
+      case Aggregation::kMin:
+      case Aggregation::kMax:
+        acc_.push_back(static_cast<Acc>(v));
+        break;
+      case Aggregation::kSum:
+      case Aggregation::kMean:
+        acc_.push_back(Acc{0});
+        update(acc_.size() - 1, v);
+        break;
+      case Aggregation::kCount:
+        break;
+    }
+  }
+
+  /// A later row of group g. Min and max skip NaN values (a group of NaNs only gets NaN), so that
+  /// they do not depend on the order of the rows; on ties (-0.0 and +0.0) the earlier row wins.
+  void update(std::size_t g, V v) {
+    const Acc x = static_cast<Acc>(v);
+    switch (op_) {
+      case Aggregation::kSum:
+      case Aggregation::kMean:
+        if constexpr (std::is_integral_v<V>) acc_[g] = wrapping_add(acc_[g], x);
+        else acc_[g] += x;
+        break;
+      case Aggregation::kMin:
+        if (x < acc_[g] || is_nan(acc_[g])) acc_[g] = x;
+        break;
+      case Aggregation::kMax:
+        if (acc_[g] < x || is_nan(acc_[g])) acc_[g] = x;
+        break;
+      case Aggregation::kCount:
+        break;
+    }
+  }
+
+  AggregateColumn finish(const std::vector<std::int64_t>& rows_of_group) const {
+    AggregateColumn out;
+    out.op = op_;
+    const std::size_t groups = rows_of_group.size();
+    if (op_ == Aggregation::kCount) {
+      out.exact = rows_of_group;
+    } else if (op_ == Aggregation::kMean) {
+      out.real.resize(groups);
+      for (std::size_t g = 0; g < groups; ++g)
+        out.real[g] = static_cast<double>(acc_[g]) / static_cast<double>(rows_of_group[g]);
+    } else if constexpr (std::is_integral_v<V>) {
+      out.exact = acc_;
+    } else {
+      out.real = acc_;
+    }
+    return out;
+  }
+
+ private:
+  Aggregation op_;
+  std::vector<Acc> acc_;
+};
+
+template <class V>
+GroupByResult groupby_columns(const KeyColumns& keys, std::size_t n, const std::vector<const V*>& values,
+                              const std::vector<Aggregation>& ops) {
+  // The map holds one entry per group: its first row (standing for the tuple) -> group id. The
+  // number of groups is unknown; the map starts small and grows.
+  detail::FlatMap<std::size_t, std::size_t, RowHash, RowEqual> group_of(0, RowHash{&keys}, RowEqual{&keys});
+  std::vector<std::size_t> first_row;     // per group
+  std::vector<std::int64_t> rows_of_group;  // per group
+  std::vector<Accumulator<V>> acc;
+  for (Aggregation op : ops) acc.emplace_back(op);
+
+  for (std::size_t row = 0; row < n; ++row) {
+    const auto [g, inserted] = group_of.try_emplace(row, first_row.size());
+    if (inserted) {
+      first_row.push_back(row);
+      rows_of_group.push_back(1);
+      for (std::size_t v = 0; v < values.size(); ++v) acc[v].add_group(values[v][row]);
+    } else {
+      ++rows_of_group[g];
+      for (std::size_t v = 0; v < values.size(); ++v) acc[v].update(g, values[v][row]);
+    }
+  }
+
+  GroupByResult result;
+  result.keys.resize(keys.columns.size());
+  for (std::size_t c = 0; c < keys.columns.size(); ++c) {
+    result.keys[c].reserve(first_row.size());
+    for (std::size_t row : first_row) result.keys[c].push_back(keys.at(c, row));
+  }
+  for (const auto& a : acc) result.aggregates.push_back(a.finish(rows_of_group));
+  result.sort_by_key();
+  return result;
+}
+
+std::string format_tuple(const GroupByResult& r, std::size_t g) {
+  std::ostringstream out;
+  out << '(';
+  for (std::size_t c = 0; c < r.keys.size(); ++c) out << (c ? ", " : "") << r.keys[c][g];
+  out << ')';
+  return out.str();
+}
+
+std::string format_real(double x) {
+  std::ostringstream out;
+  out.precision(std::numeric_limits<double>::max_digits10);
+  out << x;
+  return out.str();
+}
+
+bool reals_agree(double expected, double actual, double rel_tol) {
+  if (expected == actual) return true;
+  if (std::isnan(expected) || std::isnan(actual)) return std::isnan(expected) && std::isnan(actual);
+  return std::fabs(expected - actual) <= rel_tol * std::max(std::fabs(expected), std::fabs(actual));
+}
+
+/// A column's values as doubles, whichever of exact / real holds them.
+double value_at(const AggregateColumn& a, std::size_t g) {
+  return a.is_exact() ? static_cast<double>(a.exact[g]) : a.real[g];
+}
+
+std::size_t column_size(const AggregateColumn& a) { return a.is_exact() ? a.exact.size() : a.real.size(); }
+
+}  // namespace
+
+const char* to_string(Aggregation op) {
+  switch (op) {
+    case Aggregation::kSum: return "sum";
+    case Aggregation::kMin: return "min";
+    case Aggregation::kMax: return "max";
+    case Aggregation::kCount: return "count";
+    case Aggregation::kMean: return "mean";
+  }
+  return "?";
+}
+
+Aggregation parse_aggregation(const std::string& name) {
+  for (auto op : {Aggregation::kSum, Aggregation::kMin, Aggregation::kMax, Aggregation::kCount, Aggregation::kMean})
+    if (name == to_string(op)) return op;
+  throw std::invalid_argument("unknown reduction '" + name + "' (expected sum, min, max, count or mean)");
+}
+
+void GroupByResult::sort_by_key() {
+  const std::size_t n = groups();
+  std::vector<std::size_t> order(n);
+  if (keys.size() == 1 && n <= std::numeric_limits<std::uint32_t>::max()) {
+    // One key column (the common case, up to 10^8 groups): sorting (key, group) words is
+    // several times faster than sorting indices through the column.
+    std::vector<std::uint64_t> packed(n);
+    for (std::size_t g = 0; g < n; ++g) packed[g] = std::uint64_t{keys[0][g]} << 32 | g;
+    std::sort(packed.begin(), packed.end());
+    for (std::size_t g = 0; g < n; ++g) order[g] = static_cast<std::uint32_t>(packed[g]);
+  } else {
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      for (const auto& column : keys)
+        if (column[a] != column[b]) return column[a] < column[b];
+      return a < b;
+    });
+  }
+  auto permute = [&](auto& column) {
+    if (column.size() != n) return;  // a malformed column is left for compare() to report
+    auto copy = column;
+    for (std::size_t g = 0; g < n; ++g) column[g] = copy[order[g]];
+  };
+  for (auto& column : keys) permute(column);
+  for (auto& a : aggregates) {
+    permute(a.exact);
+    permute(a.real);
+  }
+}
+
+template <class V>
+GroupByResult groupby(const std::vector<std::vector<std::uint32_t>>& key_columns,
+                      const std::vector<std::vector<V>>& value_columns, const std::vector<Aggregation>& ops) {
+  if (key_columns.empty()) throw std::invalid_argument("groupby needs at least one key column");
+  const std::size_t n = key_columns.front().size();
+  for (std::size_t c = 1; c < key_columns.size(); ++c)
+    if (key_columns[c].size() != n)
+      throw std::invalid_argument("groupby: key column " + std::to_string(c) + " has " +
+                                  std::to_string(key_columns[c].size()) + " rows but key column 0 has " +
+                                  std::to_string(n));
+  if (value_columns.size() != ops.size())
+    throw std::invalid_argument("groupby: " + std::to_string(value_columns.size()) + " value columns but " +
+                                std::to_string(ops.size()) + " aggregations (one per value column)");
+  for (std::size_t v = 0; v < value_columns.size(); ++v)
+    if (value_columns[v].size() != n)
+      throw std::invalid_argument("groupby: value column " + std::to_string(v) + " has " +
+                                  std::to_string(value_columns[v].size()) + " rows but the key columns have " +
+                                  std::to_string(n));
+  KeyColumns keys;
+  for (const auto& column : key_columns) keys.columns.push_back(column.data());
+  std::vector<const V*> values;
+  for (const auto& column : value_columns) values.push_back(column.data());
+  return groupby_columns(keys, n, values, ops);
+}
+
+template <class V>
+GroupByResult groupby(const std::vector<std::uint32_t>& keys, const std::vector<V>& values, Aggregation op) {
+  if (keys.size() != values.size())
+    throw std::invalid_argument("groupby: " + std::to_string(keys.size()) + " keys but " +
+                                std::to_string(values.size()) + " values");
+  return groupby_columns(KeyColumns{{keys.data()}}, keys.size(), std::vector<const V*>{values.data()}, {op});
+}
+
+std::string compare(const GroupByResult& expected_in, const GroupByResult& actual_in, double rel_tol) {
+  GroupByResult expected = expected_in;
+  GroupByResult actual = actual_in;
+  expected.sort_by_key();
+  actual.sort_by_key();
+  std::ostringstream out;
+
+  if (expected.keys.size() != actual.keys.size()) {
+    out << "key column count differs: expected " << expected.keys.size() << " got " << actual.keys.size();
+    return out.str();
+  }
+  if (expected.aggregates.size() != actual.aggregates.size()) {
+    out << "aggregate count differs: expected " << expected.aggregates.size() << " got "
+        << actual.aggregates.size();
+    return out.str();
+  }
+  for (const GroupByResult* r : {&expected, &actual}) {
+    const char* which = r == &expected ? "expected" : "actual";
+    for (std::size_t c = 0; c < r->keys.size(); ++c)
+      if (r->keys[c].size() != r->groups()) {
+        out << which << " result is malformed: key column " << c << " has " << r->keys[c].size()
+            << " entries but key column 0 has " << r->groups();
+        return out.str();
+      }
+    for (std::size_t v = 0; v < r->aggregates.size(); ++v)
+      if (column_size(r->aggregates[v]) != r->groups()) {
+        out << which << " result is malformed: aggregate " << v << " has " << column_size(r->aggregates[v])
+            << " entries for " << r->groups() << " groups";
+        return out.str();
+      }
+  }
+  if (expected.groups() != actual.groups()) {
+    out << "group count differs: expected " << expected.groups() << " got " << actual.groups();
+    return out.str();
+  }
+  for (std::size_t v = 0; v < expected.aggregates.size(); ++v)
+    if (expected.aggregates[v].op != actual.aggregates[v].op) {
+      out << "aggregate " << v << " differs in kind: expected " << to_string(expected.aggregates[v].op)
+          << " got " << to_string(actual.aggregates[v].op);
+      return out.str();
+    }
+
+  for (std::size_t g = 0; g < expected.groups(); ++g) {
+    for (std::size_t c = 0; c < expected.keys.size(); ++c)
+      if (expected.keys[c][g] != actual.keys[c][g]) {
+        out << "key tuple differs at group " << g << ": expected " << format_tuple(expected, g) << " got "
+            << format_tuple(actual, g);
+        return out.str();
+      }
+    for (std::size_t v = 0; v < expected.aggregates.size(); ++v) {
+      const AggregateColumn& e = expected.aggregates[v];
+      const AggregateColumn& a = actual.aggregates[v];
+      if (e.is_exact() && a.is_exact()) {
+        if (e.exact[g] != a.exact[g]) {
+          out << "aggregate " << v << " (" << to_string(e.op) << ") of key " << format_tuple(expected, g)
+              << " expected " << e.exact[g] << " got " << a.exact[g];
+          return out.str();
+        }
+      } else if (!reals_agree(value_at(e, g), value_at(a, g), rel_tol)) {
+        out << "aggregate " << v << " (" << to_string(e.op) << ") of key " << format_tuple(expected, g)
+            << " expected " << format_real(value_at(e, g)) << " got " << format_real(value_at(a, g));
+        return out.str();
+      }
+    }
+  }
+  return "";
+}
+
+template GroupByResult groupby<std::int32_t>(const std::vector<std::vector<std::uint32_t>>&,
+                                             const std::vector<std::vector<std::int32_t>>&,
+                                             const std::vector<Aggregation>&);
+template GroupByResult groupby<std::uint32_t>(const std::vector<std::vector<std::uint32_t>>&,
+                                              const std::vector<std::vector<std::uint32_t>>&,
+                                              const std::vector<Aggregation>&);
+template GroupByResult groupby<std::int64_t>(const std::vector<std::vector<std::uint32_t>>&,
+                                             const std::vector<std::vector<std::int64_t>>&,
+                                             const std::vector<Aggregation>&);
+template GroupByResult groupby<float>(const std::vector<std::vector<std::uint32_t>>&,
+                                      const std::vector<std::vector<float>>&, const std::vector<Aggregation>&);
+template GroupByResult groupby<double>(const std::vector<std::vector<std::uint32_t>>&,
+                                       const std::vector<std::vector<double>>&, const std::vector<Aggregation>&);
+
+template GroupByResult groupby<std::int32_t>(const std::vector<std::uint32_t>&, const std::vector<std::int32_t>&,
+                                             Aggregation);
+template GroupByResult groupby<std::uint32_t>(const std::vector<std::uint32_t>&, const std::vector<std::uint32_t>&,
+                                              Aggregation);
+template GroupByResult groupby<std::int64_t>(const std::vector<std::uint32_t>&, const std::vector<std::int64_t>&,
+                                             Aggregation);
+template GroupByResult groupby<float>(const std::vector<std::uint32_t>&, const std::vector<float>&, Aggregation);
+template GroupByResult groupby<double>(const std::vector<std::uint32_t>&, const std::vector<double>&, Aggregation);
+
+}  // namespace hashlab::reference

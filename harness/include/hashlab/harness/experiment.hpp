@@ -1,0 +1,191 @@
+// The experiment registry: how a paper module (or compare/) declares the experiments that
+// reproduce its figures, and what the harness hands each point of a sweep. The harness knows no
+// paper by name: modules register themselves from static initialisers in their experiments.cu.
+//
+//   namespace {
+//   const hashlab::harness::Registrar registrar([](hashlab::harness::Registry& r) {
+//     hashlab::harness::Experiment e;
+//     e.paper = "cuckoo"; e.name = "fig4_4"; e.figure = "Fig. 4.4"; e.plan = ...; e.run = ...;
+//     r.add_experiment(std::move(e));
+//   });
+//   }
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <any>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace hashlab::harness {
+
+enum class Profile { kQuick, kFull };
+
+/// What `hashlab run` was asked for; experiments read their sizes and options from it.
+struct RunOptions {
+  Profile profile = Profile::kQuick;
+  std::vector<std::uint64_t> sizes;   // --n: replaces the n axis of every experiment run
+  std::uint64_t seed = 42;            // --seed
+  std::string out_dir = "results";    // --out
+  int repetitions = 0;                // --reps (0: 5 quick, 10 full)
+  int warmups = 1;                    // --warmup
+  bool gpu = true;                    // a CUDA GPU is present
+  std::map<std::string, std::string> module_options;  // options modules registered (--name value)
+  std::string command_line;
+
+  bool full() const { return profile == Profile::kFull; }
+  /// The n axis: --n if given, else `full_sizes` or `quick_sizes` by profile.
+  std::vector<std::uint64_t> pick_sizes(const std::vector<std::uint64_t>& quick_sizes,
+                                        const std::vector<std::uint64_t>& full_sizes) const;
+  /// A fixed n (for sweeps over another parameter): the first --n if given, else by profile.
+  std::uint64_t pick_size(std::uint64_t quick_size, std::uint64_t full_size) const;
+  /// A module option's value as given (or its registered default).
+  const std::string& option(const std::string& name) const;
+  int effective_repetitions() const { return repetitions > 0 ? repetitions : (full() ? 10 : 5); }
+};
+
+/// One point of a sweep: a variant at a size and (optionally) one more swept parameter.
+struct Point {
+  std::string variant;
+  std::uint64_t n = 0;
+  std::string param_name;  // e.g. "load_factor", "multiplicity"; empty when only n is swept
+  double param_value = 0;
+  std::string label() const;
+};
+
+/// Median, minimum and maximum of the timed repetitions, in milliseconds.
+struct Timing {
+  double median_ms = 0;
+  double min_ms = 0;
+  double max_ms = 0;
+  int repetitions = 0;
+};
+
+/// One result row of a point (see DESIGN.md's result format).
+struct Metric {
+  std::string name;   // e.g. "build_time", "build_rate", "restarts"
+  double median = 0;
+  double min = 0;
+  double max = 0;
+  std::string unit;   // e.g. "ms", "Gkeys/s", "count"
+};
+
+/// What the harness hands an experiment for one point: the stream to run on, timing that
+/// follows the suite's rules, and where to put results and the verdict.
+class PointContext {
+ public:
+  PointContext(const Point& point, const RunOptions& options, cudaStream_t stream,
+               std::map<std::string, std::any>& cache);
+
+  const Point& point() const { return point_; }
+  const RunOptions& options() const { return options_; }
+  cudaStream_t stream() const { return stream_; }
+  std::uint64_t seed() const { return options_.seed; }
+
+  /// Times `run` on the device with CUDA events: warm-up runs, then the repetitions driven by
+  /// Google Benchmark with manual time. `reset` (optional) runs before every run, untimed (e.g.
+  /// clearing a table); nothing else is in the timed region.
+  Timing time_gpu(const std::function<void(cudaStream_t)>& run,
+                  const std::function<void(cudaStream_t)>& reset = {});
+  /// The same for host code, on the host's steady clock.
+  Timing time_host(const std::function<void()>& run, const std::function<void()>& reset = {});
+
+  /// Adds "<what>_time" (ms) and "<what>_rate" (items / time, in G<item_unit>/s) rows.
+  void report_time(const std::string& what, const Timing& timing, double items, const std::string& item_unit);
+  /// Adds a row of one measured (not timed) value: median = min = max = value.
+  void report_value(const std::string& name, double value, const std::string& unit);
+
+  /// Records the verdict of comparing this point's output with the CPU reference. Call at least
+  /// once per point; any false (or no call at all) makes the point FAILED.
+  void verify(bool ok, const std::string& what_failed = "");
+  /// A note for the result row (e.g. "verified on a 1M-row sample").
+  void note(const std::string& text);
+
+  /// A value shared by the points of one experiment run (inputs, reference results), built once
+  /// by `make` and dropped when the experiment ends. Keys name what the value depends on.
+  template <class T, class Make>
+  T& cached(const std::string& key, Make&& make) {
+    auto it = cache_.find(key);
+    if (it == cache_.end()) it = cache_.emplace(key, std::make_shared<T>(make())).first;
+    return *std::any_cast<std::shared_ptr<T>&>(it->second);
+  }
+  /// Drops cached values whose key starts with `prefix` (to free memory between sizes).
+  void drop_cached(const std::string& prefix);
+
+  // Read by the harness after the point ran.
+  const std::vector<Metric>& metrics() const { return metrics_; }
+  bool verified() const { return verify_calls_ > 0 && all_ok_; }
+  const std::string& failure() const { return failure_; }
+  const std::string& notes() const { return notes_; }
+
+ private:
+  const Point& point_;
+  const RunOptions& options_;
+  cudaStream_t stream_;
+  std::map<std::string, std::any>& cache_;
+  std::vector<Metric> metrics_;
+  int verify_calls_ = 0;
+  bool all_ok_ = true;
+  std::string failure_;
+  std::string notes_;
+};
+
+/// A registered experiment: the figure or table it reproduces and how to sweep it.
+struct Experiment {
+  std::string paper;          // module name: "cuckoo", "hashgraph", ..., "compare"
+  std::string name;           // e.g. "fig4_4"
+  std::string figure;         // what it reproduces, in the paper's words: "Fig. 4.4"
+  std::string description;    // one line
+  bool needs_gpu = true;
+  std::vector<std::string> variants;
+  std::function<std::vector<Point>(const RunOptions&)> plan;
+  std::function<void(PointContext&)> run;
+};
+
+/// A module's small traced example (`hashlab demo <paper>`); returns the exit status.
+struct Demo {
+  std::string paper;
+  std::string description;
+  bool needs_gpu = true;
+  std::function<int(const RunOptions&)> run;
+};
+
+/// An option a module adds to `hashlab run` (e.g. EGA's --gpu-mem-budget).
+struct ModuleOption {
+  std::string paper;
+  std::string name;           // without dashes
+  std::string help;
+  std::string default_value;
+};
+
+class Registry {
+ public:
+  static Registry& instance();
+
+  void add_experiment(Experiment experiment);
+  void add_demo(Demo demo);
+  void add_option(ModuleOption option);
+
+  /// Papers in registration-independent (alphabetical) order, "compare" last.
+  std::vector<std::string> papers() const;
+  std::vector<const Experiment*> experiments(const std::string& paper) const;
+  const Experiment* find(const std::string& paper, const std::string& name) const;
+  const Demo* demo(const std::string& paper) const;
+  const std::vector<ModuleOption>& options() const { return options_; }
+
+ private:
+  std::vector<std::unique_ptr<Experiment>> experiments_;
+  std::vector<Demo> demos_;
+  std::vector<ModuleOption> options_;
+};
+
+/// Runs `fill(registry)` during static initialisation: one per module's experiments.cu.
+struct Registrar {
+  explicit Registrar(const std::function<void(Registry&)>& fill) { fill(Registry::instance()); }
+};
+
+}  // namespace hashlab::harness

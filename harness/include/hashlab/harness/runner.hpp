@@ -1,0 +1,27 @@
+// Running registered experiments: progress, timing, verification verdicts and result files.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "hashlab/harness/experiment.hpp"
+
+namespace hashlab::harness {
+
+/// The outcome of `run_experiments`.
+struct RunSummary {
+  int points = 0;
+  int failed = 0;                      // points that failed verification or threw
+  int skipped_experiments = 0;         // needed a GPU that is not there
+  std::vector<std::string> failures;   // "paper/experiment point: why"
+};
+
+/// Runs every point of every experiment in order; writes results/<paper>/<experiment>.csv and
+/// .json under options.out_dir; prints one progress line per point (with elapsed time and ETA)
+/// to stdout. Experiments that need a GPU are skipped, with a message, when there is none.
+RunSummary run_experiments(const std::vector<const Experiment*>& experiments, const RunOptions& options);
+
+/// The git revision the binary was built from ("unknown" outside a git checkout).
+const std::string& git_sha();
+
+}  // namespace hashlab::harness

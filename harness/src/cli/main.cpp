@@ -1,0 +1,361 @@
+// The `hashlab` command line: list, run, probe, demo, gen. Every usage error is one line on
+// stderr and exit status 2; a failed verification or a runtime error gives exit status 1.
+#include <boost/program_options.hpp>
+
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "hashlab/common/column_io.hpp"
+#include "hashlab/common/device.hpp"
+#include "hashlab/common/generator.hpp"
+#include "hashlab/common/memory.hpp"
+#include "hashlab/harness/experiment.hpp"
+#include "hashlab/harness/parse.hpp"
+#include "hashlab/harness/probe.hpp"
+#include "hashlab/harness/runner.hpp"
+
+namespace po = boost::program_options;
+using namespace hashlab;
+using namespace hashlab::harness;
+
+namespace {
+
+constexpr int kExitFailed = 1;
+constexpr int kExitUsage = 2;
+
+/// A usage error: reported as one line, exit status 2.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+const char* kUsage =
+    "usage: hashlab <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  list [<paper>]                 papers, their experiments (named after the figures), variants, sizes\n"
+    "  run <paper>|all [<experiment>...] [options]\n"
+    "                                 run experiments; results/<paper>/<experiment>.csv and .json\n"
+    "  probe [--out DIR]              measure the GPU's limits; writes DIR/device.json\n"
+    "  demo <paper>                   a small traced example of the paper's algorithm\n"
+    "  gen --dist D --n N --out FILE  write a generated key column (.npy or .csv)\n"
+    "\n"
+    "Sizes take K, M, G (powers of ten) or Ki, Mi, Gi (powers of two): --n 32Mi, --n 10M.\n"
+    "Run 'hashlab <command> --help' for a command's options.\n";
+
+std::string join(const std::vector<std::string>& items, const std::string& sep) {
+  std::string out;
+  for (std::size_t i = 0; i < items.size(); ++i) out += (i ? sep : "") + items[i];
+  return out;
+}
+
+void require_paper(const std::string& paper) {
+  const auto papers = Registry::instance().papers();
+  if (std::find(papers.begin(), papers.end(), paper) == papers.end())
+    throw UsageError("unknown paper '" + paper + "' (known: " + join(papers, ", ") + ")");
+}
+
+po::variables_map parse(const std::vector<std::string>& args, const po::options_description& options,
+                        const po::positional_options_description& positional) {
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(args).options(options).positional(positional).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    throw UsageError(e.what());
+  }
+  return vm;
+}
+
+std::string describe_sizes(const std::vector<Point>& points) {
+  std::vector<std::uint64_t> ns;
+  for (const auto& p : points)
+    if (std::find(ns.begin(), ns.end(), p.n) == ns.end()) ns.push_back(p.n);
+  std::vector<std::string> text;
+  for (auto n : ns) text.push_back(format_count(n));
+  return join(text, " ");
+}
+
+// ---- list -------------------------------------------------------------------------------------
+
+int cmd_list(const std::vector<std::string>& args) {
+  po::options_description options("hashlab list [<paper>]");
+  options.add_options()("help,h", "this help")("paper", po::value<std::string>(), "only this paper");
+  po::positional_options_description positional;
+  positional.add("paper", 1);
+  const auto vm = parse(args, options, positional);
+  if (vm.count("help")) {
+    std::cout << options;
+    return 0;
+  }
+  auto& registry = Registry::instance();
+  std::vector<std::string> papers = registry.papers();
+  if (vm.count("paper")) {
+    require_paper(vm["paper"].as<std::string>());
+    papers = {vm["paper"].as<std::string>()};
+  }
+  RunOptions quick, full;
+  full.profile = Profile::kFull;
+  for (const auto& o : registry.options()) quick.module_options[o.name] = full.module_options[o.name] = o.default_value;
+  for (const auto& paper : papers) {
+    std::cout << paper << "\n";
+    for (const Experiment* e : registry.experiments(paper)) {
+      const auto q = e->plan(quick);
+      const auto f = e->plan(full);
+      std::cout << "  " << e->name << "  [" << e->figure << "]" << (e->needs_gpu ? "" : "  (CPU only)") << "\n"
+                << "      " << e->description << "\n"
+                << "      variants: " << join(e->variants, ", ") << "\n";
+      std::vector<std::string> params;
+      for (const auto& p : q)
+        if (!p.param_name.empty() && std::find(params.begin(), params.end(), p.param_name) == params.end())
+          params.push_back(p.param_name);
+      if (!params.empty()) std::cout << "      parameters: " << join(params, ", ") << "\n";
+      std::cout << "      quick: " << q.size() << " points, n = " << describe_sizes(q) << "\n"
+                << "      full:  " << f.size() << " points, n = " << describe_sizes(f) << "\n";
+    }
+    if (const Demo* d = registry.demo(paper)) std::cout << "  demo: " << d->description << "\n";
+    for (const auto& o : registry.options())
+      if (o.paper == paper) std::cout << "  option --" << o.name << " (default " << o.default_value << "): " << o.help << "\n";
+  }
+  return 0;
+}
+
+// ---- run --------------------------------------------------------------------------------------
+
+int cmd_run(const std::vector<std::string>& args, const std::string& command_line) {
+  auto& registry = Registry::instance();
+  po::options_description options("hashlab run <paper>|all [<experiment>...] [options]");
+  std::vector<std::string> sizes;
+  RunOptions run;
+  options.add_options()
+      ("help,h", "this help")
+      ("quick", "the quick profile: fewer sizes and repetitions, same figure shapes (default)")
+      ("full", "the papers' own sizes")
+      ("n", po::value<std::vector<std::string>>(&sizes)->multitoken(), "sizes to run instead of the profile's (e.g. 1M 32Mi)")
+      ("seed", po::value<std::uint64_t>(&run.seed)->default_value(42), "seed of the data generator")
+      ("out", po::value<std::string>(&run.out_dir)->default_value("results"), "output directory")
+      ("reps", po::value<int>(&run.repetitions)->default_value(0), "timed repetitions per point (0: 5 quick, 10 full)")
+      ("warmup", po::value<int>(&run.warmups)->default_value(1), "untimed warm-up runs per point")
+      ("dry-run", "print the points that would run, and stop")
+      ("target", po::value<std::vector<std::string>>()->multitoken(), "paper, then experiments");
+  for (const auto& o : registry.options())
+    options.add_options()(o.name.c_str(), po::value<std::string>()->default_value(o.default_value),
+                          (o.paper + ": " + o.help).c_str());
+  po::positional_options_description positional;
+  positional.add("target", -1);
+  const auto vm = parse(args, options, positional);
+  if (vm.count("help")) {
+    std::cout << options;
+    return 0;
+  }
+  if (vm.count("quick") && vm.count("full")) throw UsageError("--quick and --full exclude each other");
+  run.profile = vm.count("full") ? Profile::kFull : Profile::kQuick;
+  if (run.repetitions < 0) throw UsageError("--reps must be >= 0");
+  if (run.warmups < 0) throw UsageError("--warmup must be >= 0");
+  for (const auto& s : sizes) {
+    try {
+      run.sizes.push_back(parse_count(s));
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(std::string("--n: ") + e.what());
+    }
+  }
+  for (const auto& o : registry.options()) run.module_options[o.name] = vm[o.name].as<std::string>();
+  run.command_line = command_line;
+
+  if (!vm.count("target")) throw UsageError("run needs a paper (or 'all'); see 'hashlab list'");
+  const auto target = vm["target"].as<std::vector<std::string>>();
+  std::vector<const Experiment*> selected;
+  if (target[0] == "all") {
+    if (target.size() > 1) throw UsageError("'run all' takes no experiment names");
+    for (const auto& paper : registry.papers())
+      for (const Experiment* e : registry.experiments(paper)) selected.push_back(e);
+  } else {
+    require_paper(target[0]);
+    if (target.size() == 1) selected = registry.experiments(target[0]);
+    for (std::size_t i = 1; i < target.size(); ++i) {
+      const Experiment* e = registry.find(target[0], target[i]);
+      if (e == nullptr) {
+        std::vector<std::string> names;
+        for (const Experiment* x : registry.experiments(target[0])) names.push_back(x->name);
+        throw UsageError("paper '" + target[0] + "' has no experiment '" + target[i] + "' (it has: " + join(names, ", ") + ")");
+      }
+      selected.push_back(e);
+    }
+  }
+
+  std::string why;
+  run.gpu = gpu_available(&why);
+  if (vm.count("dry-run")) {
+    for (const Experiment* e : selected) {
+      const auto points = e->plan(run);
+      std::cout << e->paper << "/" << e->name << " (" << e->figure << "): " << points.size() << " points"
+                << (e->needs_gpu && !run.gpu ? " [needs a GPU: would be skipped]" : "") << "\n";
+      for (const auto& p : points) std::cout << "  " << p.label() << "\n";
+    }
+    return 0;
+  }
+  if (!run.gpu)
+    std::cout << "hashlab: no CUDA GPU (" << why << "); running only the experiments that need none\n";
+  else
+    std::cout << "hashlab: " << device_label() << ", profile " << (run.full() ? "full" : "quick") << ", seed " << run.seed
+              << ", results in " << run.out_dir << "/\n";
+
+  const RunSummary summary = run_experiments(selected, run);
+  std::cout << "\n" << summary.points << " points, " << summary.failed << " failed";
+  if (summary.skipped_experiments) std::cout << ", " << summary.skipped_experiments << " experiments skipped (no GPU)";
+  std::cout << "\n";
+  for (const auto& f : summary.failures) std::cout << "FAILED " << f << "\n";
+  return summary.failed > 0 ? kExitFailed : 0;
+}
+
+// ---- probe ------------------------------------------------------------------------------------
+
+int cmd_probe(const std::vector<std::string>& args) {
+  po::options_description options("hashlab probe [--out DIR]");
+  std::string out_dir;
+  options.add_options()("help,h", "this help")
+      ("out", po::value<std::string>(&out_dir)->default_value("results"), "output directory (writes device.json)");
+  const auto vm = parse(args, options, {});
+  if (vm.count("help")) {
+    std::cout << options;
+    return 0;
+  }
+  std::string why;
+  if (!gpu_available(&why)) {
+    std::cerr << "hashlab: probe needs a CUDA GPU (" << why << ")\n";
+    return kExitFailed;
+  }
+  std::cout << "probing " << device_label() << " ...\n";
+  const DeviceLimits limits = probe_device();
+  const std::string path = (std::filesystem::path(out_dir) / "device.json").string();
+  write_device_limits(limits, path);
+  std::cout << "  device-to-device copy          " << limits.copy_gbps << " GB/s (read + write)\n"
+            << "  random 8-byte atomicExch, large " << limits.atomic_exch_gops_large << " G ops/s\n"
+            << "  random 8-byte atomicCAS, large  " << limits.atomic_cas_gops_large << " G ops/s\n"
+            << "  random 8-byte atomicExch, 128MiB " << limits.atomic_exch_gops_128mib << " G ops/s\n"
+            << "  random 8-byte atomicExch, 8MiB  " << limits.atomic_exch_gops_8mib << " G ops/s\n"
+            << "  random 8-byte reads, large      " << limits.random_read_gops_large << " G reads/s\n"
+            << "  host to device, pinned          " << limits.h2d_pinned_gbps << " GB/s\n"
+            << "  host to device, pageable        " << limits.h2d_pageable_gbps << " GB/s\n"
+            << "written to " << path << "\n";
+  return 0;
+}
+
+// ---- demo -------------------------------------------------------------------------------------
+
+int cmd_demo(const std::vector<std::string>& args) {
+  po::options_description options("hashlab demo <paper>");
+  options.add_options()("help,h", "this help")("paper", po::value<std::string>(), "the paper");
+  po::positional_options_description positional;
+  positional.add("paper", 1);
+  const auto vm = parse(args, options, positional);
+  if (vm.count("help")) {
+    std::cout << options;
+    return 0;
+  }
+  if (!vm.count("paper")) throw UsageError("demo needs a paper; see 'hashlab list'");
+  const std::string paper = vm["paper"].as<std::string>();
+  require_paper(paper);
+  const Demo* demo = Registry::instance().demo(paper);
+  if (demo == nullptr) throw UsageError("paper '" + paper + "' has no demo");
+  RunOptions run;
+  std::string why;
+  run.gpu = gpu_available(&why);
+  if (demo->needs_gpu && !run.gpu) {
+    std::cerr << "hashlab: the " << paper << " demo needs a CUDA GPU (" << why << ")\n";
+    return kExitFailed;
+  }
+  for (const auto& o : Registry::instance().options()) run.module_options[o.name] = o.default_value;
+  return demo->run(run);
+}
+
+// ---- gen --------------------------------------------------------------------------------------
+
+int cmd_gen(const std::vector<std::string>& args) {
+  po::options_description options("hashlab gen --dist D --n N --out FILE [options]");
+  std::string dist, n_text, out, distinct_text, domain_text;
+  double multiplicity = 0, zipf = 1.0;
+  std::uint64_t seed = 42;
+  options.add_options()("help,h", "this help")
+      ("dist", po::value<std::string>(&dist)->required(), "sequence, shuffled, unique, uniform or zipf")
+      ("n", po::value<std::string>(&n_text)->required(), "rows")
+      ("distinct", po::value<std::string>(&distinct_text), "uniform/zipf: distinct keys")
+      ("multiplicity", po::value<double>(&multiplicity), "uniform: average rows per key (instead of --distinct)")
+      ("zipf", po::value<double>(&zipf), "zipf: exponent s (default 1)")
+      ("domain", po::value<std::string>(&domain_text), "keys lie in [0, domain) (default 2^32 - 1)")
+      ("seed", po::value<std::uint64_t>(&seed), "seed (default 42)")
+      ("out", po::value<std::string>(&out)->required(), "output file, .npy or .csv");
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(args).options(options).run(), vm);
+    if (vm.count("help")) {
+      std::cout << options;
+      return 0;
+    }
+    po::notify(vm);
+  } catch (const po::error& e) {
+    throw UsageError(e.what());
+  }
+  gen::KeySpec spec;
+  std::uint64_t n = 0;
+  try {
+    n = parse_count(n_text);
+    const std::uint64_t domain = domain_text.empty() ? gen::kMaxKeyDomain : parse_count(domain_text);
+    const std::uint64_t distinct = distinct_text.empty() ? 0 : parse_count(distinct_text);
+    switch (gen::parse_key_distribution(dist)) {
+      case gen::KeyDistribution::kSequence: spec = gen::KeySpec::sequence(); break;
+      case gen::KeyDistribution::kShuffledSequence: spec = gen::KeySpec::shuffled_sequence(); break;
+      case gen::KeyDistribution::kUniqueRandom: spec = gen::KeySpec::unique(domain); break;
+      case gen::KeyDistribution::kUniform:
+        if (vm.count("multiplicity")) spec = gen::KeySpec::multiplicity(n, multiplicity, domain);
+        else if (distinct > 0) spec = gen::KeySpec::uniform(distinct, domain);
+        else throw std::invalid_argument("uniform keys need --distinct or --multiplicity");
+        break;
+      case gen::KeyDistribution::kZipf:
+        if (distinct == 0) throw std::invalid_argument("zipf keys need --distinct");
+        spec = gen::KeySpec::zipf(distinct, zipf, domain);
+        break;
+    }
+    gen::validate(spec, n);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+  const auto keys = gen::generate_keys_host(spec, seed, n);
+  io::write_column(out, "key", keys);
+  std::cout << "wrote " << n << " keys (" << spec.describe() << ", seed " << seed << ") to " << out << "\n";
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  std::ostringstream command_line;
+  for (int i = 0; i < argc; ++i) command_line << (i ? " " : "") << argv[i];
+  try {
+    if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+      std::cout << kUsage;
+      return args.empty() ? kExitUsage : 0;
+    }
+    if (args[0] == "--version") {
+      std::cout << "hashlab " << git_sha() << "\n";
+      return 0;
+    }
+    const std::string command = args[0];
+    const std::vector<std::string> rest(args.begin() + 1, args.end());
+    if (command == "list") return cmd_list(rest);
+    if (command == "run") return cmd_run(rest, command_line.str());
+    if (command == "probe") return cmd_probe(rest);
+    if (command == "demo") return cmd_demo(rest);
+    if (command == "gen") return cmd_gen(rest);
+    throw UsageError("unknown command '" + command + "' (expected list, run, probe, demo or gen)");
+  } catch (const UsageError& e) {
+    std::cerr << "hashlab: error: " << e.what() << "\nTry 'hashlab --help'.\n";
+    return kExitUsage;
+  } catch (const std::exception& e) {
+    std::cerr << "hashlab: error: " << e.what() << "\n";
+    return kExitFailed;
+  }
+}

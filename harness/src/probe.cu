@@ -1,0 +1,176 @@
+// `hashlab probe`: device copy bandwidth, random 8-byte atomic and read rates on tables much
+// larger than L2 (and on smaller ones, to show the cache), and host-to-device rates.
+#include "hashlab/harness/probe.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+#include "hashlab/common/cuda_check.hpp"
+#include "hashlab/common/device.hpp"
+#include "hashlab/common/hash.hpp"
+#include "hashlab/common/launch.cuh"
+#include "hashlab/common/memory.hpp"
+#include "hashlab/harness/json.hpp"
+
+namespace hashlab::harness {
+namespace {
+
+constexpr int kRepetitions = 7;
+
+enum class Access { kExch, kCas, kRead };
+
+// Each operation touches a pseudo-random slot of a power-of-two table: no spatial locality, as
+// in a hash table insert (exch / CAS) or lookup (read).
+template <Access kAccess>
+__global__ void random_access_kernel(unsigned long long* table, std::uint64_t mask, std::uint64_t ops,
+                                     std::uint64_t salt, unsigned long long* sink) {
+  unsigned long long acc = 0;
+  for (std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; i < ops;
+       i += std::uint64_t{gridDim.x} * blockDim.x) {
+    const std::uint64_t slot = hash::fmix64(i ^ salt) & mask;
+    if constexpr (kAccess == Access::kExch) acc += atomicExch(table + slot, i);
+    else if constexpr (kAccess == Access::kCas) acc += atomicCAS(table + slot, i, i + 1);
+    else acc += table[slot];
+  }
+  if (acc == 0x5eed5eed5eedull) *sink = acc;  // keeps the loads alive; practically never taken
+}
+
+template <class Run>
+double median_ms(Run&& run, cudaStream_t stream) {
+  run();  // warm-up
+  HASHLAB_CUDA_CHECK(cudaStreamSynchronize(stream));
+  std::vector<double> times;
+  EventTimer timer;
+  for (int r = 0; r < kRepetitions; ++r) {
+    timer.start(stream);
+    run();
+    timer.stop(stream);
+    times.push_back(timer.elapsed_ms());
+  }
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+
+template <Access kAccess>
+double random_rate_gops(std::size_t table_bytes, cudaStream_t stream) {
+  const std::size_t slots = table_bytes / sizeof(unsigned long long);
+  DeviceBuffer<unsigned long long> table(slots, stream);
+  DeviceBuffer<unsigned long long> sink(1, stream);
+  table.fill_bytes(0x11, stream);  // a written table: never time on a buffer nobody wrote
+  const std::uint64_t ops = std::max<std::uint64_t>(slots, std::uint64_t{1} << 26);
+  std::uint64_t salt = 1;
+  const double ms = median_ms(
+      [&] {
+        random_access_kernel<kAccess><<<grid_for(ops, 256, 1u << 20), 256, 0, stream>>>(table.data(), slots - 1, ops,
+                                                                                        salt++, sink.data());
+        HASHLAB_CHECK_LAUNCH();
+      },
+      stream);
+  return static_cast<double>(ops) / (ms * 1e-3) / 1e9;
+}
+
+double copy_gbps(std::size_t bytes, cudaStream_t stream) {
+  DeviceBuffer<unsigned char> src(bytes, stream), dst(bytes, stream);
+  src.fill_bytes(0x5a, stream);
+  const double ms = median_ms(
+      [&] { HASHLAB_CUDA_CHECK(cudaMemcpyAsync(dst.data(), src.data(), bytes, cudaMemcpyDeviceToDevice, stream)); },
+      stream);
+  return 2.0 * static_cast<double>(bytes) / (ms * 1e-3) / 1e9;  // bytes read + bytes written
+}
+
+double h2d_gbps(const void* host, std::size_t bytes, cudaStream_t stream) {
+  DeviceBuffer<unsigned char> dst(bytes, stream);
+  const double ms = median_ms(
+      [&] { HASHLAB_CUDA_CHECK(cudaMemcpyAsync(dst.data(), host, bytes, cudaMemcpyHostToDevice, stream)); }, stream);
+  return static_cast<double>(bytes) / (ms * 1e-3) / 1e9;
+}
+
+}  // namespace
+
+DeviceLimits probe_device() {
+  std::string why;
+  if (!gpu_available(&why)) throw std::runtime_error("hashlab probe needs a CUDA GPU (" + why + ")");
+  Stream stream;
+  DeviceLimits limits;
+  limits.device = device_info().name;
+
+  std::size_t free_bytes = 0, total_bytes = 0;
+  device_memory(free_bytes, total_bytes);
+  // "Much larger than L2": 2 GiB where it fits (DESIGN.md's figures use >= 1 GiB tables).
+  std::size_t large = std::size_t{2} << 30;
+  while (large > (std::size_t{256} << 20) && large * 2 > free_bytes) large /= 2;
+
+  limits.copy_gbps = copy_gbps(std::min<std::size_t>(large / 2, std::size_t{1} << 30), stream);
+  limits.atomic_exch_gops_large = random_rate_gops<Access::kExch>(large, stream);
+  limits.atomic_cas_gops_large = random_rate_gops<Access::kCas>(large, stream);
+  limits.random_read_gops_large = random_rate_gops<Access::kRead>(large, stream);
+  limits.atomic_exch_gops_128mib = random_rate_gops<Access::kExch>(std::size_t{128} << 20, stream);
+  limits.atomic_exch_gops_8mib = random_rate_gops<Access::kExch>(std::size_t{8} << 20, stream);
+
+  const std::size_t transfer = std::size_t{256} << 20;
+  PinnedBuffer<unsigned char> pinned(transfer);
+  std::memset(pinned.data(), 0x3c, transfer);
+  limits.h2d_pinned_gbps = h2d_gbps(pinned.data(), transfer, stream);
+  std::vector<unsigned char> pageable(transfer, 0x3c);
+  limits.h2d_pageable_gbps = h2d_gbps(pageable.data(), transfer, stream);
+  return limits;
+}
+
+void write_device_limits(const DeviceLimits& limits, const std::string& path) {
+  const auto parent = std::filesystem::path(path).parent_path();
+  if (!parent.empty()) std::filesystem::create_directories(parent);
+  JsonWriter json;
+  json.begin_object();
+  json.field("device", limits.device);
+  json.field("copy_gbps", limits.copy_gbps);
+  json.field("atomic_exch_gops_large", limits.atomic_exch_gops_large);
+  json.field("atomic_cas_gops_large", limits.atomic_cas_gops_large);
+  json.field("atomic_exch_gops_128mib", limits.atomic_exch_gops_128mib);
+  json.field("atomic_exch_gops_8mib", limits.atomic_exch_gops_8mib);
+  json.field("random_read_gops_large", limits.random_read_gops_large);
+  json.field("h2d_pinned_gbps", limits.h2d_pinned_gbps);
+  json.field("h2d_pageable_gbps", limits.h2d_pageable_gbps);
+  json.field("t_uncoalesced_ns", limits.t_uncoalesced_ns());
+  json.field("t_coalesced_ns", limits.t_coalesced_ns());
+  json.end_object();
+  std::ofstream out(path);
+  if (!out) throw std::runtime_error("cannot write " + path);
+  out << json.str() << "\n";
+}
+
+std::optional<DeviceLimits> load_device_limits(const std::string& out_dir) {
+  const auto path = std::filesystem::path(out_dir) / "device.json";
+  std::ifstream in(path);
+  if (!in) return std::nullopt;
+  std::stringstream text;
+  text << in.rdbuf();
+  std::map<std::string, double> numbers;
+  std::map<std::string, std::string> strings;
+  read_flat_json(text.str(), numbers, strings);
+  DeviceLimits limits;
+  limits.device = strings["device"];
+  if (gpu_available() && limits.device != device_info().name) return std::nullopt;  // another GPU's figures
+  limits.copy_gbps = numbers["copy_gbps"];
+  limits.atomic_exch_gops_large = numbers["atomic_exch_gops_large"];
+  limits.atomic_cas_gops_large = numbers["atomic_cas_gops_large"];
+  limits.atomic_exch_gops_128mib = numbers["atomic_exch_gops_128mib"];
+  limits.atomic_exch_gops_8mib = numbers["atomic_exch_gops_8mib"];
+  limits.random_read_gops_large = numbers["random_read_gops_large"];
+  limits.h2d_pinned_gbps = numbers["h2d_pinned_gbps"];
+  limits.h2d_pageable_gbps = numbers["h2d_pageable_gbps"];
+  if (limits.copy_gbps <= 0 || limits.atomic_exch_gops_large <= 0) return std::nullopt;
+  return limits;
+}
+
+DeviceLimits device_limits(const std::string& out_dir) {
+  if (auto stored = load_device_limits(out_dir)) return *stored;
+  DeviceLimits measured = probe_device();
+  write_device_limits(measured, (std::filesystem::path(out_dir) / "device.json").string());
+  return measured;
+}
+
+}  // namespace hashlab::harness

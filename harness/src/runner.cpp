@@ -1,0 +1,264 @@
+// Running experiments: one progress line per point, one CSV row per metric, a JSON sidecar per
+// experiment (see DESIGN.md "Result rows").
+#include "hashlab/harness/runner.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "hashlab/common/cuda_check.hpp"
+#include "hashlab/common/device.hpp"
+#include "hashlab/common/memory.hpp"
+#include "hashlab/harness/json.hpp"
+#include "hashlab/harness/parse.hpp"
+#include "hashlab/harness/probe.hpp"
+#include "hashlab_git_sha.hpp"
+
+namespace hashlab::harness {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string utc_timestamp() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+std::string format_duration(double seconds) {
+  const long s = static_cast<long>(seconds + 0.5);
+  char buf[32];
+  if (s >= 3600) std::snprintf(buf, sizeof buf, "%ld:%02ld:%02ld", s / 3600, (s / 60) % 60, s % 60);
+  else std::snprintf(buf, sizeof buf, "%ld:%02ld", s / 60, s % 60);
+  return buf;
+}
+
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\n") == std::string::npos) return text;
+  std::string out = "\"";
+  for (const char c : text) out += (c == '"') ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+std::string number(double value) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.6g", value);
+  return buf;
+}
+
+constexpr const char* kCsvHeader =
+    "paper,experiment,variant,n,param_name,param_value,metric,median,min,max,unit,verified,device,"
+    "timestamp,git_sha,repetitions,note";
+
+// The cost weight of a point for the ETA: proportional to its size, with a floor for fixed costs.
+double weight(const Point& p) { return static_cast<double>(std::max<std::uint64_t>(p.n, 1u << 20)); }
+
+std::string device_json(const std::string& label) {
+  JsonWriter json;
+  json.begin_object();
+  json.field("name", label);
+  if (gpu_available()) {
+    const DeviceInfo info = device_info();
+    json.field("compute_capability", std::to_string(info.compute_major) + "." + std::to_string(info.compute_minor));
+    json.field("multiprocessors", info.multiprocessors);
+    json.field("global_memory_bytes", static_cast<unsigned long long>(info.global_memory_bytes));
+    json.field("l2_cache_bytes", static_cast<unsigned long long>(info.l2_cache_bytes));
+    json.field("memory_bus_width_bits", info.memory_bus_width_bits);
+    json.field("memory_clock_khz", info.memory_clock_khz);
+    json.field("clock_khz", info.clock_khz);
+    json.field("driver_version", info.driver_version);
+    json.field("runtime_version", info.runtime_version);
+  }
+  json.end_object();
+  return json.str();
+}
+
+std::string limits_json(const RunOptions& options) {
+  const auto limits = load_device_limits(options.out_dir);
+  if (!limits) return "null";
+  JsonWriter json;
+  json.begin_object();
+  json.field("copy_gbps", limits->copy_gbps);
+  json.field("atomic_exch_gops_large", limits->atomic_exch_gops_large);
+  json.field("atomic_cas_gops_large", limits->atomic_cas_gops_large);
+  json.field("atomic_exch_gops_128mib", limits->atomic_exch_gops_128mib);
+  json.field("atomic_exch_gops_8mib", limits->atomic_exch_gops_8mib);
+  json.field("random_read_gops_large", limits->random_read_gops_large);
+  json.field("h2d_pinned_gbps", limits->h2d_pinned_gbps);
+  json.field("h2d_pageable_gbps", limits->h2d_pageable_gbps);
+  json.end_object();
+  return json.str();
+}
+
+struct PlannedExperiment {
+  const Experiment* experiment;
+  std::vector<Point> points;
+};
+
+// Writes one experiment's CSV (rewritten after every point, so a crash keeps what ran).
+class ResultFile {
+ public:
+  ResultFile(const RunOptions& options, const Experiment& e, std::string device)
+      : experiment_(e), device_(std::move(device)) {
+    const auto dir = std::filesystem::path(options.out_dir) / e.paper;
+    std::filesystem::create_directories(dir);
+    csv_path_ = (dir / (e.name + ".csv")).string();
+    json_path_ = (dir / (e.name + ".json")).string();
+    std::ofstream(csv_path_) << kCsvHeader << "\n";
+  }
+
+  void add(const Point& p, const PointContext& ctx, bool verified, const std::string& note, int repetitions) {
+    std::ofstream out(csv_path_, std::ios::app);
+    const std::string stamp = utc_timestamp();
+    auto row = [&](const Metric& m) {
+      out << csv_field(experiment_.paper) << "," << csv_field(experiment_.name) << "," << csv_field(p.variant) << ","
+          << p.n << "," << csv_field(p.param_name) << "," << (p.param_name.empty() ? "" : number(p.param_value)) << ","
+          << csv_field(m.name) << "," << number(m.median) << "," << number(m.min) << "," << number(m.max) << ","
+          << csv_field(m.unit) << "," << (verified ? "true" : "false") << "," << csv_field(device_) << "," << stamp
+          << "," << git_sha() << "," << repetitions << "," << csv_field(note) << "\n";
+    };
+    if (ctx.metrics().empty()) row({"status", 0, 0, 0, ""});  // a point that produced nothing is still recorded
+    for (const auto& m : ctx.metrics()) row(m);
+  }
+
+  void finish(const RunOptions& options, const std::string& started, int points, int failed) {
+    JsonWriter json;
+    json.begin_object();
+    json.field("paper", experiment_.paper);
+    json.field("experiment", experiment_.name);
+    json.field("figure", experiment_.figure);
+    json.field("description", experiment_.description);
+    json.field("command_line", options.command_line);
+    json.field("profile", options.full() ? "full" : "quick");
+    json.field("seed", static_cast<unsigned long long>(options.seed));
+    json.field("repetitions", options.effective_repetitions());
+    json.field("warmups", options.warmups);
+    json.raw("device", device_json(device_));
+    json.raw("hardware_limits", limits_json(options));
+    json.field("git_sha", git_sha());
+    json.field("started", started);
+    json.field("finished", utc_timestamp());
+    json.field("points", points);
+    json.field("failed_points", failed);
+    json.end_object();
+    std::ofstream(json_path_) << json.str() << "\n";
+  }
+
+ private:
+  const Experiment& experiment_;
+  std::string device_;
+  std::string csv_path_;
+  std::string json_path_;
+};
+
+// A sticky CUDA error (illegal address, ...) poisons the context: nothing after it can run.
+bool context_is_lost() {
+  const cudaError_t err = cudaDeviceSynchronize();
+  if (err == cudaSuccess) return false;
+  std::cerr << "hashlab: the GPU context is lost (" << cudaGetErrorName(err) << ": " << cudaGetErrorString(err)
+            << "); stopping the run\n";
+  return true;
+}
+
+}  // namespace
+
+const std::string& git_sha() {
+  static const std::string sha = HASHLAB_GIT_SHA;
+  return sha;
+}
+
+RunSummary run_experiments(const std::vector<const Experiment*>& experiments, const RunOptions& options) {
+  RunSummary summary;
+  std::vector<PlannedExperiment> plan;
+  double total_weight = 0;
+  for (const Experiment* e : experiments) {
+    if (e->needs_gpu && !options.gpu) {
+      std::cout << "skip " << e->paper << "/" << e->name << ": needs a CUDA GPU\n";
+      ++summary.skipped_experiments;
+      continue;
+    }
+    PlannedExperiment p{e, e->plan(options)};
+    for (const auto& point : p.points) total_weight += weight(point);
+    summary.points += static_cast<int>(p.points.size());
+    plan.push_back(std::move(p));
+  }
+  if (summary.points == 0) return summary;
+
+  const std::string device = options.gpu ? device_label() : std::string("cpu-only");
+  std::unique_ptr<Stream> stream;
+  if (options.gpu) stream = std::make_unique<Stream>();
+  const auto run_start = Clock::now();
+  double done_weight = 0;
+  int done = 0;
+  const int width = static_cast<int>(std::to_string(summary.points).size());
+
+  for (const auto& [e, points] : plan) {
+    std::cout << "== " << e->paper << "/" << e->name << " (" << e->figure << "): " << e->description << "\n";
+    ResultFile file(options, *e, device);
+    const std::string started = utc_timestamp();
+    std::map<std::string, std::any> cache;
+    int failed_here = 0;
+    bool lost = false;
+    for (const Point& point : points) {
+      PointContext ctx(point, options, stream ? stream->get() : nullptr, cache);
+      std::string error;
+      const auto point_start = Clock::now();
+      try {
+        e->run(ctx);
+      } catch (const std::exception& ex) {
+        error = ex.what();
+      }
+      const bool verified = error.empty() && ctx.verified();
+      std::string note = ctx.notes();
+      if (!verified) {
+        std::string why = !error.empty() ? error : !ctx.failure().empty() ? ctx.failure() : "the point was not verified";
+        note = note.empty() ? "FAILED: " + why : note + "; FAILED: " + why;
+        ++summary.failed;
+        ++failed_here;
+        summary.failures.push_back(e->paper + "/" + e->name + " " + point.label() + ": " + why);
+      }
+      file.add(point, ctx, verified, note, options.effective_repetitions());
+
+      ++done;
+      done_weight += weight(point);
+      const double elapsed = std::chrono::duration<double>(Clock::now() - run_start).count();
+      const double eta = done_weight > 0 ? elapsed * (total_weight - done_weight) / done_weight : 0;
+      std::ostringstream line;
+      char counter[32];
+      std::snprintf(counter, sizeof counter, "[%*d/%d] ", width, done, summary.points);
+      line << counter << e->paper << "/" << e->name << " " << point.label() << ":";
+      int shown = 0;
+      for (const auto& m : ctx.metrics()) {
+        if (shown++ == 4) {
+          line << " ...";
+          break;
+        }
+        line << " " << m.name << "=" << number(m.median) << " " << m.unit;
+      }
+      line << (verified ? "  ok" : "  FAILED") << "  ("
+           << number(std::chrono::duration<double>(Clock::now() - point_start).count()) << " s; elapsed "
+           << format_duration(elapsed) << ", ETA " << format_duration(eta) << ")";
+      std::cout << line.str() << std::endl;
+      if (!verified) std::cout << "    " << note << std::endl;
+      if (!error.empty() && options.gpu && context_is_lost()) {
+        lost = true;
+        break;
+      }
+    }
+    file.finish(options, started, static_cast<int>(points.size()), failed_here);
+    cache.clear();
+    if (lost) break;
+    if (options.gpu) trim_device_pool();
+  }
+  return summary;
+}
+
+}  // namespace hashlab::harness

@@ -1,0 +1,168 @@
+// The runner against test-only experiments registered here (CPU only: no GPU needed).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "hashlab/harness/experiment.hpp"
+#include "hashlab/harness/runner.hpp"
+
+namespace hashlab::harness {
+namespace {
+
+std::vector<std::string> lines_of(const std::string& path) {
+  std::ifstream in(path);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+Experiment cpu_experiment(const std::string& name, bool pass) {
+  Experiment e;
+  e.paper = "runner_test";
+  e.name = name;
+  e.figure = "Fig. T";
+  e.description = "a CPU experiment for the runner's tests";
+  e.needs_gpu = false;
+  e.variants = {"a", "b"};
+  e.plan = [](const RunOptions& o) {
+    std::vector<Point> points;
+    for (auto n : o.pick_sizes({10, 20}, {10, 20, 30}))
+      for (const char* v : {"a", "b"}) points.push_back({v, n, "load_factor", 0.5});
+    return points;
+  };
+  e.run = [pass](PointContext& ctx) {
+    volatile double sink = 0;
+    const auto t = ctx.time_host([&] {
+      for (std::uint64_t i = 0; i < ctx.point().n * 1000; ++i) sink = sink + 1.0;
+    });
+    ctx.report_time("work", t, static_cast<double>(ctx.point().n), "items");
+    ctx.report_value("answer", 42, "count");
+    ctx.verify(pass, "deliberately wrong");
+  };
+  return e;
+}
+
+class Runner : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    // One directory per test: CTest runs tests as parallel processes.
+    const std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    out_ = (std::filesystem::path(::testing::TempDir()) / ("hashlab_runner_test_" + test)).string();
+    std::filesystem::remove_all(out_);
+    options_.out_dir = out_;
+    options_.gpu = false;
+    options_.repetitions = 3;
+  }
+  std::string out_;
+  RunOptions options_;
+};
+
+TEST_F(Runner, WritesOneCsvRowPerMetricInTheDocumentedSchema) {
+  const Experiment e = cpu_experiment("passing", true);
+  const RunSummary summary = run_experiments({&e}, options_);
+  EXPECT_EQ(summary.points, 4);
+  EXPECT_EQ(summary.failed, 0);
+  const auto lines = lines_of(out_ + "/runner_test/passing.csv");
+  ASSERT_EQ(lines.size(), 1u + 4 * 3);  // header + 4 points x (time, rate, answer)
+  EXPECT_EQ(lines[0].rfind("paper,experiment,variant,n,param_name,param_value,metric,median,min,max,unit,verified,"
+                           "device,timestamp,git_sha",
+                           0),
+            0u);
+  EXPECT_NE(lines[1].find("runner_test,passing,a,10,load_factor,0.5,work_time,"), std::string::npos) << lines[1];
+  for (std::size_t i = 1; i < lines.size(); ++i) EXPECT_NE(lines[i].find(",true,cpu-only,"), std::string::npos) << lines[i];
+  EXPECT_TRUE(std::filesystem::exists(out_ + "/runner_test/passing.json"));
+}
+
+TEST_F(Runner, FailedVerificationIsMarkedFalseAndCounted) {
+  const Experiment e = cpu_experiment("failing", false);
+  const RunSummary summary = run_experiments({&e}, options_);
+  EXPECT_EQ(summary.failed, 4);
+  ASSERT_EQ(summary.failures.size(), 4u);
+  EXPECT_NE(summary.failures[0].find("deliberately wrong"), std::string::npos);
+  const auto lines = lines_of(out_ + "/runner_test/failing.csv");
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    EXPECT_NE(lines[i].find(",false,"), std::string::npos) << lines[i];
+    EXPECT_NE(lines[i].find("FAILED: deliberately wrong"), std::string::npos) << lines[i];
+  }
+}
+
+TEST_F(Runner, APointThatNeverVerifiesFails) {
+  Experiment e = cpu_experiment("unverified", true);
+  e.run = [](PointContext& ctx) { ctx.report_value("x", 1, "count"); };
+  const RunSummary summary = run_experiments({&e}, options_);
+  EXPECT_EQ(summary.failed, summary.points);
+  EXPECT_NE(summary.failures[0].find("not verified"), std::string::npos);
+}
+
+TEST_F(Runner, AThrowingPointFailsAndTheRunGoesOn) {
+  Experiment e = cpu_experiment("throwing", true);
+  e.run = [](PointContext& ctx) {
+    if (ctx.point().variant == "a") throw std::runtime_error("boom");
+    ctx.report_value("x", 1, "count");
+    ctx.verify(true);
+  };
+  const RunSummary summary = run_experiments({&e}, options_);
+  EXPECT_EQ(summary.failed, 2);
+  EXPECT_NE(summary.failures[0].find("boom"), std::string::npos);
+}
+
+TEST_F(Runner, GpuExperimentsAreSkippedWithoutAGpu) {
+  Experiment e = cpu_experiment("gpu_only", true);
+  e.needs_gpu = true;
+  const RunSummary summary = run_experiments({&e}, options_);
+  EXPECT_EQ(summary.points, 0);
+  EXPECT_EQ(summary.skipped_experiments, 1);
+}
+
+TEST_F(Runner, SizesFromTheCommandLineReplaceTheProfile) {
+  options_.sizes = {7};
+  const Experiment e = cpu_experiment("sized", true);
+  const RunSummary summary = run_experiments({&e}, options_);
+  EXPECT_EQ(summary.points, 2);
+  const auto lines = lines_of(out_ + "/runner_test/sized.csv");
+  EXPECT_NE(lines[1].find(",a,7,"), std::string::npos);
+}
+
+TEST(Timing, HostTimingReportsOrderedStatisticsOverRepetitions) {
+  RunOptions options;
+  options.repetitions = 5;
+  Point point{"v", 1, "", 0};
+  std::map<std::string, std::any> cache;
+  PointContext ctx(point, options, nullptr, cache);
+  int runs = 0, resets = 0;
+  const Timing t = ctx.time_host([&] { ++runs; }, [&] { ++resets; });
+  EXPECT_EQ(t.repetitions, 5);
+  EXPECT_EQ(runs, 5 + options.warmups);
+  EXPECT_EQ(resets, runs);
+  EXPECT_LE(t.min_ms, t.median_ms);
+  EXPECT_LE(t.median_ms, t.max_ms);
+}
+
+TEST(Timing, AnExceptionInsideATimedRunPropagates) {
+  RunOptions options;
+  options.warmups = 0;
+  Point point{"v", 1, "", 0};
+  std::map<std::string, std::any> cache;
+  PointContext ctx(point, options, nullptr, cache);
+  EXPECT_THROW(ctx.time_host([] { throw std::runtime_error("inside"); }), std::runtime_error);
+}
+
+TEST(Cache, BuildsOnceAndDropsByPrefix) {
+  RunOptions options;
+  Point point{"v", 1, "", 0};
+  std::map<std::string, std::any> cache;
+  PointContext ctx(point, options, nullptr, cache);
+  int made = 0;
+  auto make = [&] { ++made; return std::vector<int>{1, 2, 3}; };
+  EXPECT_EQ(ctx.cached<std::vector<int>>("data:1", make).size(), 3u);
+  EXPECT_EQ(ctx.cached<std::vector<int>>("data:1", make).size(), 3u);
+  EXPECT_EQ(made, 1);
+  ctx.drop_cached("data:");
+  ctx.cached<std::vector<int>>("data:1", make);
+  EXPECT_EQ(made, 2);
+}
+
+}  // namespace
+}  // namespace hashlab::harness

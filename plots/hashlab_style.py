@@ -1,0 +1,145 @@
+"""Shared plotting style and result loading for hashlab's figures.
+
+Every paper's script reads results/<paper>/<experiment>.csv (the schema in README.md), plots
+only verified points (a FAILED point's timing is never plotted) and writes PNGs next to the
+CSVs. Where the paper states numbers, scripts draw them as reference markers.
+"""
+import csv
+import json
+import os
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"]
+MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*"]
+
+
+def load(results_dir, paper, experiment):
+    """Rows of one experiment's CSV as dicts with numeric fields converted; [] if absent."""
+    path = os.path.join(results_dir, paper, experiment + ".csv")
+    if not os.path.exists(path):
+        return []
+    rows = []
+    with open(path, newline="") as f:
+        for row in csv.DictReader(f):
+            for key in ("n", "param_value", "median", "min", "max"):
+                try:
+                    row[key] = float(row[key]) if row.get(key) not in (None, "") else None
+                except ValueError:
+                    row[key] = None
+            row["verified"] = row.get("verified") == "true"
+            rows.append(row)
+    return rows
+
+
+def verified(rows):
+    return [r for r in rows if r["verified"]]
+
+
+def failed_points(rows):
+    """(variant, n, param) of points that failed verification."""
+    return sorted({(r["variant"], r["n"], r["param_value"]) for r in rows if not r["verified"]},
+                  key=lambda t: (t[0], t[1] or 0, t[2] or 0))
+
+
+def series(rows, metric, variant, x="n", where=None):
+    """(xs, medians, mins, maxs) of one variant's metric, sorted by x, verified points only."""
+    pts = [r for r in verified(rows) if r["metric"] == metric and r["variant"] == variant
+           and (where is None or where(r))]
+    pts.sort(key=lambda r: r[x])
+    return ([r[x] for r in pts], [r["median"] for r in pts], [r["min"] for r in pts], [r["max"] for r in pts])
+
+
+def variants(rows, metric=None):
+    seen = []
+    for r in rows:
+        if (metric is None or r["metric"] == metric) and r["variant"] not in seen:
+            seen.append(r["variant"])
+    return seen
+
+
+def unit_of(rows, metric):
+    for r in rows:
+        if r["metric"] == metric:
+            return r["unit"]
+    return ""
+
+
+def device_of(rows):
+    for r in rows:
+        if r.get("device"):
+            return r["device"]
+    return "unknown device"
+
+
+def limits(results_dir):
+    """The hardware limits hashlab probe wrote (results/device.json), or {}."""
+    for path in (os.path.join(results_dir, "device.json"),):
+        if os.path.exists(path):
+            with open(path) as f:
+                return json.load(f)
+    return {}
+
+
+def new_figure(title, xlabel, ylabel, logx=False, logy=False, size=(6.4, 4.2)):
+    fig, ax = plt.subplots(figsize=size)
+    ax.set_title(title, fontsize=11)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    if logx:
+        ax.set_xscale("log", base=2)
+    if logy:
+        ax.set_yscale("log")
+    ax.grid(True, which="both", alpha=0.3)
+    return fig, ax
+
+
+def plot_series(ax, rows, metric, x="n", label_of=None, where=None, only=None):
+    """One line per variant with min..max error bars; returns the number of lines drawn."""
+    drawn = 0
+    for i, v in enumerate(variants(rows, metric)):
+        if only is not None and v not in only:
+            continue
+        xs, med, lo, hi = series(rows, metric, v, x=x, where=where)
+        if not xs:
+            continue
+        err = [[m - l for m, l in zip(med, lo)], [h - m for m, h in zip(med, hi)]]
+        ax.errorbar(xs, med, yerr=err, label=label_of(v) if label_of else v, color=COLORS[i % len(COLORS)],
+                    marker=MARKERS[i % len(MARKERS)], markersize=4, capsize=2, linewidth=1.2)
+        drawn += 1
+    return drawn
+
+
+def hardware_line(ax, value, label):
+    """A horizontal line at a measured hardware limit (e.g. the random-atomic rate)."""
+    if value:
+        ax.axhline(value, color="black", linestyle="--", linewidth=0.9, alpha=0.7)
+        ax.annotate(label, xy=(0.01, value), xycoords=("axes fraction", "data"), fontsize=7,
+                    va="bottom", alpha=0.8)
+
+
+def paper_marker(ax, x, y, label):
+    """A number the paper states, drawn as a hollow star for comparison."""
+    ax.plot([x], [y], marker="*", markersize=11, markerfacecolor="none", markeredgecolor="black", linestyle="none",
+            label=label)
+
+
+def save(fig, ax, path, rows=None, note=None):
+    handles, labels = ax.get_legend_handles_labels()
+    if handles:
+        ax.legend(fontsize=8)
+    foot = device_of(rows) if rows else ""
+    if rows and failed_points(rows):
+        foot += f" — {len(failed_points(rows))} FAILED points not plotted"
+    if note:
+        foot = (foot + " — " if foot else "") + note
+    if foot:
+        fig.text(0.99, 0.01, foot, ha="right", va="bottom", fontsize=7, alpha=0.7)
+    fig.tight_layout(rect=(0, 0.03, 1, 1))
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    fig.savefig(path, dpi=130)
+    plt.close(fig)
+    return path

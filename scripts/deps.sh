@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Checks for what hashlab needs to build, test and plot, and installs what is missing with
+# apt-get (through sudo when not root), saying what it does. The CUDA toolkit is not installed
+# here: without nvcc the script says what to install and fails.
+set -euo pipefail
+
+say() { echo "deps: $*"; }
+missing_pkgs=()
+
+if ! command -v nvcc >/dev/null 2>&1 && [ ! -x /usr/local/cuda/bin/nvcc ]; then
+  say "the CUDA toolkit (nvcc) is missing."
+  say "install CUDA >= 12 from https://developer.nvidia.com/cuda-downloads (Debian/Ubuntu: the"
+  say "'cuda-toolkit' package of NVIDIA's repository, or 'nvidia-cuda-toolkit'), then put nvcc on PATH."
+  exit 1
+fi
+if ! command -v nvcc >/dev/null 2>&1; then
+  say "nvcc is in /usr/local/cuda/bin but not on PATH; CMake will find it there."
+fi
+
+command -v cmake >/dev/null 2>&1 || missing_pkgs+=(cmake)
+command -v g++ >/dev/null 2>&1 || missing_pkgs+=(g++)
+
+have_header() { [ -e "/usr/include/$1" ] || [ -e "/usr/local/include/$1" ]; }
+have_header boost/program_options.hpp || missing_pkgs+=(libboost-program-options-dev)
+have_header benchmark/benchmark.h || missing_pkgs+=(libbenchmark-dev)
+have_header gtest/gtest.h || missing_pkgs+=(libgtest-dev)
+
+python_ok() { python3 -c 'import matplotlib, numpy' >/dev/null 2>&1; }
+command -v python3 >/dev/null 2>&1 || missing_pkgs+=(python3)
+python_ok || missing_pkgs+=(python3-matplotlib python3-numpy)
+
+if [ ${#missing_pkgs[@]} -gt 0 ]; then
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null 2>&1 || { say "missing ${missing_pkgs[*]} and no sudo to install them"; exit 1; }
+    sudo="sudo"
+  fi
+  say "installing ${missing_pkgs[*]} with apt-get"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing_pkgs[@]}"
+fi
+
+# python3 may not be the system interpreter that apt-get installs into (pyenv, venv): use pip.
+if ! python_ok; then
+  say "python3 ($(command -v python3)) cannot import matplotlib and numpy; installing plots/requirements.txt with pip"
+  python3 -m pip install --quiet -r "$(dirname "$0")/../plots/requirements.txt"
+fi
+python_ok || { say "python3 still cannot import matplotlib and numpy"; exit 1; }
+say "ok (nvcc $(PATH=$PATH:/usr/local/cuda/bin nvcc --version | sed -n 's/.*release \([0-9.]*\).*/\1/p'), cmake $(cmake --version | head -n1 | awk '{print $3}'))"
