@@ -35,7 +35,9 @@ function(hashlab_add_tests name)
   gtest_discover_tests(${target}
     DISCOVERY_MODE PRE_TEST
     DISCOVERY_TIMEOUT 60
-    PROPERTIES SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]"
+    # gtest prints "[  SKIPPED ]"; the pattern avoids brackets, which newer CMake versions
+    # mangle inside the generated discovery script.
+    PROPERTIES SKIP_REGULAR_EXPRESSION "  SKIPPED "
                LABELS ${name}
-               ENVIRONMENT "HASHLAB_BINARY_DIR=${CMAKE_BINARY_DIR};HASHLAB_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
+               ENVIRONMENT "HASHLAB_BINARY_DIR=${CMAKE_BINARY_DIR}")
 endfunction()
