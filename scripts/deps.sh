@@ -27,7 +27,12 @@ have_header gtest/gtest.h || missing_pkgs+=(libgtest-dev)
 
 python_ok() { python3 -c 'import matplotlib, numpy' >/dev/null 2>&1; }
 command -v python3 >/dev/null 2>&1 || missing_pkgs+=(python3)
-python_ok || missing_pkgs+=(python3-matplotlib python3-numpy)
+# Debian's python3-matplotlib serves the system interpreter only; another python3 (pyenv,
+# a venv) gets pip below.
+system_python() { [ "$(python3 -c 'import sys; print(sys.prefix)' 2>/dev/null)" = /usr ]; }
+if ! python_ok && { ! command -v python3 >/dev/null 2>&1 || system_python; }; then
+  missing_pkgs+=(python3-matplotlib python3-numpy)
+fi
 
 if [ ${#missing_pkgs[@]} -gt 0 ]; then
   sudo=""
@@ -35,15 +40,20 @@ if [ ${#missing_pkgs[@]} -gt 0 ]; then
     command -v sudo >/dev/null 2>&1 || { say "missing ${missing_pkgs[*]} and no sudo to install them"; exit 1; }
     sudo="sudo"
   fi
-  say "installing ${missing_pkgs[*]} with apt-get"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing_pkgs[@]}"
+  say "installing ${missing_pkgs[*]} with apt-get (log: /tmp/hashlab-deps.log)"
+  if ! { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
+           --no-install-recommends "${missing_pkgs[@]}"; } > /tmp/hashlab-deps.log 2>&1; then
+    tail -20 /tmp/hashlab-deps.log
+    say "apt-get failed; see /tmp/hashlab-deps.log"
+    exit 1
+  fi
 fi
 
 # python3 may not be the system interpreter that apt-get installs into (pyenv, venv): use pip.
 if ! python_ok; then
   say "python3 ($(command -v python3)) cannot import matplotlib and numpy; installing plots/requirements.txt with pip"
-  python3 -m pip install --quiet -r "$(dirname "$0")/../plots/requirements.txt"
+  python3 -m pip install --quiet --disable-pip-version-check -r "$(dirname "$0")/../plots/requirements.txt" 2>&1 \
+    | grep -v "Running pip as the 'root' user" || true
 fi
 python_ok || { say "python3 still cannot import matplotlib and numpy"; exit 1; }
 say "ok (nvcc $(PATH=$PATH:/usr/local/cuda/bin nvcc --version | sed -n 's/.*release \([0-9.]*\).*/\1/p'), cmake $(cmake --version | head -n1 | awk '{print $3}'))"

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <limits>
@@ -79,7 +80,9 @@ bool parse_number(const std::string& text, T& value) {
     errno = 0;
     char* end = nullptr;
     const double parsed = std::strtod(text.c_str(), &end);
-    if (end != text.c_str() + text.size() || errno == ERANGE) return false;
+    // ERANGE also flags underflow to a subnormal, which is a value we can hold: refuse overflow only.
+    if (end != text.c_str() + text.size()) return false;
+    if (errno == ERANGE && (parsed == HUGE_VAL || parsed == -HUGE_VAL)) return false;
     value = static_cast<T>(parsed);
     return true;
   }
@@ -160,9 +163,8 @@ std::vector<T> read_npy(const std::string& path) {
   if (!descr.empty() && (descr[0] == '|' || descr[0] == '=')) descr[0] = '<';
   if (descr != npy_dtype<T>())
     fail(path, std::string("holds dtype '") + descr + "', expected '" + npy_dtype<T>() + "' (" + type_name<T>() + ")");
-  if (header_field(header, "fortran_order", path) != "False" &&
-      header_field(header, "shape", path).find(',') == std::string::npos)
-    fail(path, "Fortran-ordered arrays are not supported");
+  // fortran_order is irrelevant here: a one-dimensional array has the same bytes either way,
+  // and anything with more dimensions is refused below.
   const std::string shape = header_field(header, "shape", path);  // "(n,)"
   std::string inner = shape.substr(1, shape.size() - 2);
   if (!inner.empty() && inner.back() == ',') inner.pop_back();

@@ -11,6 +11,13 @@
 //      the core's L2 cache, which is what makes this faster than one big shared table.
 // Stability is what lets the results equal the references bit for bit: a group's rows are
 // aggregated in input order, so even floating sums round exactly as the reference's do.
+//
+// A group-by with few groups (estimated from a sample of the keys) skips phase 1: its tables
+// stay in cache anyway, so each thread aggregates its own chunk of rows into a private table and
+// the tables merge in chunk order. That is exact for every aggregation whose partial results
+// merge without rounding: all but floating sums and means, for which each of a few threads
+// instead scans all rows and aggregates the keys that hash to it (many threads partition). The
+// groups are then radix-sorted by key, the order the result promises.
 #include "hashlab/reference/cpu_baselines.hpp"
 
 #include <algorithm>
@@ -48,8 +55,15 @@ constexpr int kMaxPartitionBits = 12;
 /// Partitions per thread wanted for load balance, as long as partitions keep enough rows.
 constexpr std::size_t kPartitionsPerThread = 4;
 constexpr std::size_t kMinRowsPerPartition = 1024;
-/// A group-by table starts this small and doubles as groups arrive (their number is unknown).
-constexpr std::size_t kInitialGroupSlots = 1024;
+/// Up to this many groups, threads aggregate into private tables of their own and merge them,
+/// instead of partitioning the rows first. Measured on 10^7 rows (2 threads): private tables win
+/// up to 10^5 groups (a 4 MiB table in L3 costs less than a partitioning pass), lose at 10^6.
+constexpr std::size_t kLocalMaxGroups = 131072;
+/// ... as long as the merge (threads x groups entries) stays small beside the rows.
+constexpr std::size_t kRowsPerMergedGroup = 8;
+/// Few groups of floating sums: up to this many threads each scan all rows (see
+/// groupby_shared_scan); beyond, the scans cost more than partitioning.
+constexpr unsigned kMaxSharedScanThreads = 4;
 
 // ---- threads and buffers ----------------------------------------------------------------------
 
@@ -95,11 +109,13 @@ std::size_t chunk_begin(unsigned t, unsigned threads, std::size_t n) {
   return n / threads * t + n % threads * t / threads;
 }
 
-int partition_bits(std::size_t build_rows, unsigned threads) {
+/// Partition bits for `entries` table entries (groups, or build rows) over `rows` rows: enough
+/// partitions that each one's table fits in cache, and enough for every thread to get several.
+int partition_bits(std::size_t entries, std::size_t rows, unsigned threads) {
   int bits = 0;
-  while (bits < kMaxPartitionBits && (build_rows >> bits) > kRowsPerPartition) ++bits;
+  while (bits < kMaxPartitionBits && (entries >> bits) > kRowsPerPartition) ++bits;
   while (bits < kMaxPartitionBits && threads > 1 && (std::size_t{1} << bits) < kPartitionsPerThread * threads &&
-         (build_rows >> (bits + 1)) >= kMinRowsPerPartition)
+         (rows >> (bits + 1)) >= kMinRowsPerPartition)
     ++bits;
   return bits;
 }
@@ -168,12 +184,21 @@ Scatter scatter_by_bucket(std::size_t n, unsigned threads, std::size_t buckets, 
 }
 
 // ---- group-by ---------------------------------------------------------------------------------
-// One policy per aggregation: the per-group accumulator, how a row updates it, and the final
-// value. They follow the reference's rules exactly (integer sums in wrapping int64, floating
-// values in double, min/max keep the earlier value on ties, mean = sum / count in double).
+// One policy per aggregation: the per-group accumulator, how a row updates it, how two partial
+// accumulators merge, and the final value. They follow the reference's rules exactly (integer
+// sums in wrapping int64, floating values in double, min/max skip NaNs and keep the earlier
+// value on ties, mean = sum / count in double). kOrderFree: merging partial accumulators of
+// consecutive row ranges gives the sequential result bit for bit (not so for floating sums,
+// whose rounding depends on the order of the additions).
 
 std::int64_t wrapping_add(std::int64_t a, std::int64_t b) {
   return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b));
+}
+
+template <class T>
+bool is_nan(T x) {
+  if constexpr (std::is_floating_point_v<T>) return std::isnan(x);
+  else return false;
 }
 
 template <class V>
@@ -183,32 +208,30 @@ template <class V>
 struct SumOp {
   using Acc = ExactOrReal<V>;
   using Out = Acc;
-  static void update(Acc& a, V v) {
-    if constexpr (std::is_integral_v<V>) a = wrapping_add(a, static_cast<Acc>(v));
-    else a += static_cast<Acc>(v);
-  }
+  static constexpr bool kOrderFree = std::is_integral_v<V>;
+  static void update(Acc& a, V v) { merge(a, static_cast<Acc>(v)); }
   static Acc init(V v) {  // 0 + v, like the reference (so -0.0 becomes +0.0 there and here)
     Acc a{0};
     update(a, v);
     return a;
   }
+  static void merge(Acc& a, const Acc& b) {
+    if constexpr (std::is_integral_v<V>) a = wrapping_add(a, b);
+    else a += b;
+  }
   static Out finish(const Acc& a) { return a; }
 };
-
-template <class T>
-bool is_nan(T x) {
-  if constexpr (std::is_floating_point_v<T>) return std::isnan(x);
-  else return false;
-}
 
 template <class V>
 struct MinOp {
   using Acc = V;
   using Out = ExactOrReal<V>;
+  static constexpr bool kOrderFree = true;
   static Acc init(V v) { return v; }
   static void update(Acc& a, V v) {
     if (v < a || is_nan(a)) a = v;
   }
+  static void merge(Acc& a, const Acc& b) { update(a, b); }
   static Out finish(const Acc& a) { return static_cast<Out>(a); }
 };
 
@@ -216,10 +239,12 @@ template <class V>
 struct MaxOp {
   using Acc = V;
   using Out = ExactOrReal<V>;
+  static constexpr bool kOrderFree = true;
   static Acc init(V v) { return v; }
   static void update(Acc& a, V v) {
     if (a < v || is_nan(a)) a = v;
   }
+  static void merge(Acc& a, const Acc& b) { update(a, b); }
   static Out finish(const Acc& a) { return static_cast<Out>(a); }
 };
 
@@ -227,8 +252,10 @@ template <class V>
 struct CountOp {
   using Acc = std::int64_t;
   using Out = std::int64_t;
+  static constexpr bool kOrderFree = true;
   static Acc init(V) { return 1; }
   static void update(Acc& a, V) { ++a; }
+  static void merge(Acc& a, const Acc& b) { a += b; }
   static Out finish(const Acc& a) { return a; }
 };
 
@@ -239,67 +266,75 @@ struct MeanOp {
     std::int64_t count;
   };
   using Out = double;
+  static constexpr bool kOrderFree = SumOp<V>::kOrderFree;
   static Acc init(V v) { return {SumOp<V>::init(v), 1}; }
   static void update(Acc& a, V v) {
     SumOp<V>::update(a.sum, v);
     ++a.count;
   }
+  static void merge(Acc& a, const Acc& b) {
+    SumOp<V>::merge(a.sum, b.sum);
+    a.count += b.count;
+  }
   static Out finish(const Acc& a) { return static_cast<double>(a.sum) / static_cast<double>(a.count); }
 };
 
-/// One thread's private group table, reused from partition to partition.
+/// One thread's private group table (key -> accumulator), reused from partition to partition.
 template <class V, class Op>
 class GroupTable {
  public:
   using Acc = typename Op::Acc;
   using Out = typename Op::Out;
 
-  /// Empties the table for a partition of `rows` rows: it starts at the size the previous
-  /// partition ended with (partitions of one input hold similar numbers of groups), never
-  /// larger than the partition can fill.
-  void reset(std::size_t rows) {
-    const std::size_t most_needed = next_pow2(std::max<std::size_t>(2 * rows, 16));
-    const std::size_t capacity = std::min(most_needed, std::max(last_capacity_, kInitialGroupSlots));
+  /// Empties the table, sized for `expected_groups` (it doubles when they are more).
+  void reset(std::size_t expected_groups) {
+    const std::size_t capacity = next_pow2(std::max<std::size_t>(2 * expected_groups, 16));
     slots_.assign(capacity, Slot{kEmpty, Acc{}});
     mask_ = capacity - 1;
     size_ = 0;
     has_reserved_ = false;
   }
 
+  std::size_t groups() const { return size_ + (has_reserved_ ? 1 : 0); }
+
   void add(std::uint32_t key, V v) {
-    if (key == kEmpty) {
-      if (has_reserved_) Op::update(reserved_, v);
-      else reserved_ = Op::init(v);
-      has_reserved_ = true;
+    bool inserted = false;
+    Acc& acc = acc_of(key, inserted);
+    if (!inserted) {
+      Op::update(acc, v);
       return;
     }
-    for (std::size_t i = hash::fmix32(key) & mask_;; i = (i + 1) & mask_) {
-      Slot& slot = slots_[i];
-      if (slot.key == key) {
-        Op::update(slot.acc, v);
-        return;
-      }
-      if (slot.key == kEmpty) {
-        slot = Slot{key, Op::init(v)};
-        if (++size_ * 2 > slots_.size()) grow();
-        return;
-      }
-    }
+    acc = Op::init(v);
+    if (2 * size_ > slots_.size()) grow();
   }
 
-  /// Writes the groups (in slot order) and returns how many there are.
-  std::size_t emit(std::uint32_t* keys, Out* out) {
-    std::size_t g = 0;
-    for (const Slot& slot : slots_)
-      if (slot.key != kEmpty) {
-        keys[g] = slot.key;
-        out[g++] = Op::finish(slot.acc);
-      }
-    if (has_reserved_) {
-      keys[g] = kEmpty;
-      out[g++] = Op::finish(reserved_);
+  /// Merges another table's accumulator of `key`, holding rows that come after this table's.
+  void merge(std::uint32_t key, const Acc& other) {
+    bool inserted = false;
+    Acc& acc = acc_of(key, inserted);
+    if (!inserted) {
+      Op::merge(acc, other);
+      return;
     }
-    last_capacity_ = slots_.size();
+    acc = other;
+    if (2 * size_ > slots_.size()) grow();
+  }
+
+  /// fn(key, accumulator) for every group, in slot order.
+  template <class Fn>
+  void for_each(Fn fn) const {
+    for (const Slot& slot : slots_)
+      if (slot.key != kEmpty) fn(slot.key, slot.acc);
+    if (has_reserved_) fn(kEmpty, reserved_);
+  }
+
+  /// Writes the groups' keys and final values; returns how many there are.
+  std::size_t emit(std::uint32_t* keys, Out* out) const {
+    std::size_t g = 0;
+    for_each([&](std::uint32_t key, const Acc& acc) {
+      keys[g] = key;
+      out[g++] = Op::finish(acc);
+    });
     return g;
   }
 
@@ -308,6 +343,29 @@ class GroupTable {
     std::uint32_t key;
     Acc acc;
   };
+
+  /// The accumulator of `key`, claiming an empty slot if the key is new (inserted = true; the
+  /// caller initialises it and then checks the load).
+  Acc& acc_of(std::uint32_t key, bool& inserted) {
+    if (key == kEmpty) {
+      inserted = !has_reserved_;
+      has_reserved_ = true;
+      return reserved_;
+    }
+    for (std::size_t i = hash::fmix32(key) & mask_;; i = (i + 1) & mask_) {
+      Slot& slot = slots_[i];
+      if (slot.key == key) {
+        inserted = false;
+        return slot.acc;
+      }
+      if (slot.key == kEmpty) {
+        slot.key = key;
+        ++size_;
+        inserted = true;
+        return slot.acc;
+      }
+    }
+  }
 
   void grow() {
     std::vector<Slot> old(2 * slots_.size(), Slot{kEmpty, Acc{}});
@@ -324,7 +382,6 @@ class GroupTable {
   std::vector<Slot> slots_;
   std::size_t mask_ = 0;
   std::size_t size_ = 0;
-  std::size_t last_capacity_ = 0;
   bool has_reserved_ = false;
   Acc reserved_{};
 };
@@ -355,13 +412,138 @@ void radix_sort_by_key(std::unique_ptr<std::uint32_t[]>& keys, std::unique_ptr<O
   }
 }
 
+/// Groups found by either strategy, dense: keys[g], out[g] for g < groups.
+template <class Out>
+struct Groups {
+  std::unique_ptr<std::uint32_t[]> keys;
+  std::unique_ptr<Out[]> out;
+  std::size_t groups = 0;
+};
+
+/// The result in the references' form, sorted by key.
+template <class Out>
+GroupByResult sorted_result(Groups<Out> g, Aggregation op, unsigned requested_threads) {
+  auto tmp_keys = uninitialized<std::uint32_t>(g.groups);
+  auto tmp_out = uninitialized<Out>(g.groups);
+  radix_sort_by_key(g.keys, g.out, tmp_keys, tmp_out, g.groups, threads_for(g.groups, requested_threads));
+  GroupByResult result;
+  result.keys.emplace_back(g.keys.get(), g.keys.get() + g.groups);
+  AggregateColumn column;
+  column.op = op;
+  if constexpr (std::is_same_v<Out, std::int64_t>) column.exact.assign(g.out.get(), g.out.get() + g.groups);
+  else column.real.assign(g.out.get(), g.out.get() + g.groups);
+  result.aggregates.push_back(std::move(column));
+  return result;
+}
+
+/// The number of groups, estimated from the distinct keys d among a sample of s rows: the G
+/// for which s rows drawn uniformly from G groups show d distinct ones on average,
+/// d = G (1 - exp(-s / G)). The sample is kSampleRuns runs of consecutive rows spread over the
+/// input (runs, so that sampling costs no cache misses). When nearly every sampled key is
+/// distinct, the sample cannot tell 10^6 groups from 10^9: the row count bounds them.
+std::size_t estimate_groups(const std::uint32_t* keys, std::size_t n) {
+  constexpr std::size_t kSampleRuns = 64;
+  constexpr std::size_t kSampleRows = 65536;
+  GroupTable<std::uint32_t, CountOp<std::uint32_t>> seen;
+  seen.reset(std::min(n, kSampleRows));
+  if (n <= kSampleRows) {
+    for (std::size_t i = 0; i < n; ++i) seen.add(keys[i], 0);
+    return seen.groups();
+  }
+  for (std::size_t r = 0; r < kSampleRuns; ++r) {
+    const std::size_t begin = n / kSampleRuns * r;
+    for (std::size_t i = begin; i < begin + kSampleRows / kSampleRuns; ++i) seen.add(keys[i], 0);
+  }
+  const auto d = static_cast<double>(seen.groups());
+  const auto s = static_cast<double>(kSampleRows);
+  if (d >= 0.9 * s) return n;
+  double lo = d, hi = static_cast<double>(n);  // distinct(G) = G (1 - exp(-s / G)) grows with G
+  for (int step = 0; step < 60; ++step) {
+    const double mid = (lo + hi) / 2;
+    if (mid * -std::expm1(-s / mid) < d) lo = mid;
+    else hi = mid;
+  }
+  return static_cast<std::size_t>(std::ceil(hi));
+}
+
+/// Strategy for few groups: every thread aggregates its chunk of rows into a private table that
+/// stays in cache, then the tables merge in thread (= row) order. No partitioning pass. Gives up
+/// (returns false) as soon as a table outgrows `max_groups`.
 template <class V, class Op>
-GroupByResult groupby_with(const std::vector<std::uint32_t>& keys, const std::vector<V>& values, Aggregation op,
-                           unsigned requested_threads) {
+bool groupby_local(const std::vector<std::uint32_t>& keys, const std::vector<V>& values, unsigned threads,
+                   std::size_t expected_groups, std::size_t max_groups, Groups<typename Op::Out>& result) {
+  constexpr std::size_t kCheckEvery = 4096;  // rows between looks at the table's size
+  const std::size_t n = keys.size();
+  const std::uint32_t* k = keys.data();
+  const V* v = values.data();
+  std::vector<GroupTable<V, Op>> tables(threads);
+  std::atomic<bool> too_many{false};
+  run_threads(threads, [&](unsigned t) {
+    GroupTable<V, Op>& table = tables[t];
+    const std::size_t begin = chunk_begin(t, threads, n), end = chunk_begin(t + 1, threads, n);
+    table.reset(std::min(end - begin, expected_groups));
+    for (std::size_t block = begin; block < end; block += kCheckEvery) {
+      for (std::size_t i = block, stop = std::min(end, block + kCheckEvery); i < stop; ++i)
+        table.add(k[i], v[i]);
+      if (table.groups() > max_groups) too_many.store(true, std::memory_order_relaxed);
+      if (too_many.load(std::memory_order_relaxed)) return;
+    }
+  });
+  if (too_many.load()) return false;
+  for (unsigned t = 1; t < threads; ++t)
+    tables[t].for_each([&](std::uint32_t key, const auto& acc) { tables[0].merge(key, acc); });
+  result.groups = tables[0].groups();
+  result.keys = uninitialized<std::uint32_t>(result.groups);
+  result.out = uninitialized<typename Op::Out>(result.groups);
+  tables[0].emit(result.keys.get(), result.out.get());
+  return true;
+}
+
+/// Strategy for few groups whose partial aggregates may not merge (floating sums and means), on
+/// a few threads: every thread scans all rows and aggregates those whose key hashes to it, so
+/// each group is aggregated by one thread, in row order, and no rows are copied. Reading every key
+/// once per thread costs less than a partitioning pass up to kMaxSharedScanThreads threads.
+template <class V, class Op>
+Groups<typename Op::Out> groupby_shared_scan(const std::vector<std::uint32_t>& keys, const std::vector<V>& values,
+                                             unsigned threads, std::size_t expected_groups) {
+  const std::size_t n = keys.size();
+  const std::uint32_t* k = keys.data();
+  const V* v = values.data();
+  std::vector<GroupTable<V, Op>> tables(threads);
+  run_threads(threads, [&](unsigned t) {
+    GroupTable<V, Op>& table = tables[t];
+    table.reset(expected_groups / threads + 1);
+    // Select this thread's rows of a block without branching (a branch on a random hash would
+    // mispredict on every other row), then aggregate them.
+    constexpr std::size_t kBlock = 2048;
+    std::uint32_t mine[kBlock];
+    for (std::size_t block = 0; block < n; block += kBlock) {
+      const auto rows = static_cast<std::uint32_t>(std::min(kBlock, n - block));
+      std::uint32_t count = 0;
+      for (std::uint32_t i = 0; i < rows; ++i) {
+        mine[count] = i;
+        count += hash::reduce_range(hash::fmix32(k[block + i]), threads) == t;
+      }
+      for (std::uint32_t j = 0; j < count; ++j) table.add(k[block + mine[j]], v[block + mine[j]]);
+    }
+  });
+  Groups<typename Op::Out> result;
+  for (const auto& table : tables) result.groups += table.groups();
+  result.keys = uninitialized<std::uint32_t>(result.groups);
+  result.out = uninitialized<typename Op::Out>(result.groups);
+  std::size_t at = 0;
+  for (const auto& table : tables) at += table.emit(result.keys.get() + at, result.out.get() + at);
+  return result;
+}
+
+/// Strategy for many groups: radix-partition the rows by hash, then aggregate each partition
+/// (whose groups are all its own) with a table that fits in cache.
+template <class V, class Op>
+Groups<typename Op::Out> groupby_partitioned(const std::vector<std::uint32_t>& keys, const std::vector<V>& values,
+                                             unsigned threads, std::size_t expected_groups) {
   using Out = typename Op::Out;
   const std::size_t n = keys.size();
-  const unsigned threads = threads_for(n, requested_threads);
-  const int bits = partition_bits(n, threads);
+  const int bits = partition_bits(expected_groups, n, threads);
   const std::size_t partitions = std::size_t{1} << bits;
 
   // Phase 1: partition (key, value) rows by hash. One partition needs no copy.
@@ -386,46 +568,63 @@ GroupByResult groupby_with(const std::vector<std::uint32_t>& keys, const std::ve
     pv = dv;
   }
 
-  // Phase 2: aggregate each partition; its groups go to its own rows of the staging arrays
-  // (a partition of r rows has at most r groups).
+  // Phase 2: aggregate each partition; its groups go to the partition's own rows of the staging
+  // arrays (a partition of r rows has at most r groups; pages that no group reaches are never
+  // touched, so few groups cost little memory).
   auto staged_keys = uninitialized<std::uint32_t>(n);
   auto staged_out = uninitialized<Out>(n);
   std::vector<std::size_t> groups_in(partitions);
   std::atomic<std::size_t> next_partition{0};
   const auto workers = static_cast<unsigned>(std::min<std::size_t>(threads, partitions));
+  const std::size_t expected_per_partition = expected_groups / partitions + 1;
   run_threads(workers, [&](unsigned) {
     GroupTable<V, Op> table;
     for (std::size_t p; (p = next_partition.fetch_add(1, std::memory_order_relaxed)) < partitions;) {
       const std::size_t begin = offsets[p], end = offsets[p + 1];
       if (begin == end) continue;
-      table.reset(end - begin);
+      table.reset(std::min(end - begin, expected_per_partition));
       for (std::size_t i = begin; i < end; ++i) table.add(pk[i], pv[i]);
       groups_in[p] = table.emit(staged_keys.get() + begin, staged_out.get() + begin);
     }
   });
 
-  // Gather the groups densely, then sort them by key (the result's canonical order).
+  // Gather the groups densely, in partition order.
   std::vector<std::size_t> group_offset(partitions + 1, 0);
   for (std::size_t p = 0; p < partitions; ++p) group_offset[p + 1] = group_offset[p] + groups_in[p];
-  const std::size_t groups = group_offset[partitions];
-  auto sorted_keys = uninitialized<std::uint32_t>(groups);
-  auto sorted_out = uninitialized<Out>(groups);
+  Groups<Out> result;
+  result.groups = group_offset[partitions];
+  result.keys = uninitialized<std::uint32_t>(result.groups);
+  result.out = uninitialized<Out>(result.groups);
   run_threads(workers, [&](unsigned t) {
     for (std::size_t p = t; p < partitions; p += workers) {
-      std::copy_n(staged_keys.get() + offsets[p], groups_in[p], sorted_keys.get() + group_offset[p]);
-      std::copy_n(staged_out.get() + offsets[p], groups_in[p], sorted_out.get() + group_offset[p]);
+      std::copy_n(staged_keys.get() + offsets[p], groups_in[p], result.keys.get() + group_offset[p]);
+      std::copy_n(staged_out.get() + offsets[p], groups_in[p], result.out.get() + group_offset[p]);
     }
   });
-  radix_sort_by_key(sorted_keys, sorted_out, staged_keys, staged_out, groups, threads_for(groups, requested_threads));
-
-  GroupByResult result;
-  result.keys.emplace_back(sorted_keys.get(), sorted_keys.get() + groups);
-  AggregateColumn column;
-  column.op = op;
-  if constexpr (std::is_same_v<Out, std::int64_t>) column.exact.assign(sorted_out.get(), sorted_out.get() + groups);
-  else column.real.assign(sorted_out.get(), sorted_out.get() + groups);
-  result.aggregates.push_back(std::move(column));
   return result;
+}
+
+template <class V, class Op>
+GroupByResult groupby_with(const std::vector<std::uint32_t>& keys, const std::vector<V>& values, Aggregation op,
+                           unsigned requested_threads) {
+  const std::size_t n = keys.size();
+  const unsigned threads = threads_for(n, requested_threads);
+  const std::size_t estimate = estimate_groups(keys.data(), n);
+  // Private tables merged at the end suit few groups: the tables stay in cache and merging them
+  // (threads x groups entries, on one thread) costs little beside the rows. Floating sums and
+  // means may not merge partial sums (they would round differently from the reference) unless
+  // one thread does all rows. A wrong estimate (a long tail of rare keys) costs the rows
+  // aggregated until a table outgrows twice the limit.
+  const bool few = estimate <= kLocalMaxGroups && estimate * threads <= n / kRowsPerMergedGroup;
+  if (few && (Op::kOrderFree || threads == 1)) {
+    Groups<typename Op::Out> groups;
+    if (groupby_local<V, Op>(keys, values, threads, estimate, 2 * kLocalMaxGroups, groups))
+      return sorted_result(std::move(groups), op, requested_threads);
+    return sorted_result(groupby_partitioned<V, Op>(keys, values, threads, n), op, requested_threads);
+  }
+  if (few && threads <= kMaxSharedScanThreads)
+    return sorted_result(groupby_shared_scan<V, Op>(keys, values, threads, estimate), op, requested_threads);
+  return sorted_result(groupby_partitioned<V, Op>(keys, values, threads, estimate), op, requested_threads);
 }
 
 // ---- joins ------------------------------------------------------------------------------------
@@ -484,7 +683,7 @@ template <class Count>
 std::uint64_t join_count_with(const std::vector<std::uint32_t>& r, const std::vector<std::uint32_t>& s,
                               unsigned requested_threads) {
   const unsigned threads = threads_for(r.size() + s.size(), requested_threads);
-  const int bits = partition_bits(r.size(), threads);
+  const int bits = partition_bits(r.size(), r.size(), threads);
   const std::size_t partitions = std::size_t{1} << bits;
 
   if (partitions == 1) {
@@ -627,7 +826,7 @@ std::vector<JoinPair> parallel_join(const std::vector<std::uint32_t>& r, const s
   check_indexable(r, "R");
   check_indexable(s, "S");
   const unsigned threads = threads_for(r.size() + s.size(), requested_threads);
-  const int bits = partition_bits(s.size(), threads);
+  const int bits = partition_bits(s.size(), s.size(), threads);
   const std::size_t partitions = std::size_t{1} << bits;
 
   // Phase 1: partition (key, row index) of both sides; stability keeps indices ascending.

@@ -20,8 +20,10 @@ struct KeyHash {
   std::uint64_t operator()(std::uint32_t key) const { return hash::fmix64(key); }
 };
 
-/// A map from Key to Value; Hash returns 64 bits. Every key is legal (no key is reserved as
-/// the empty marker: a slot is empty when its stored hash is 0, and stored hashes are odd).
+/// A map from Key to Value; Hash returns 64 bits: the low ones choose the slot, the high 32 are
+/// kept in the slot as a tag that rules out most other keys without comparing them. Every key is
+/// legal (none is reserved as the empty marker: a slot is empty when its tag is 0, and stored
+/// tags are odd).
 template <class Key, class Value, class Hash = KeyHash, class Equal = std::equal_to<Key>>
 class FlatMap {
  public:
@@ -36,24 +38,26 @@ class FlatMap {
   /// Inserts (key, value) unless the key is present. Returns the key's value (valid until the
   /// next insertion) and whether it was inserted.
   std::pair<Value&, bool> try_emplace(const Key& key, const Value& value) {
-    const std::uint64_t h = stored_hash(key);
-    std::size_t i = home(h);
-    for (; slots_[i].hash != 0; i = (i + 1) & mask())
-      if (slots_[i].hash == h && equal_(slots_[i].key, key)) return {slots_[i].value, false};
+    const std::uint64_t h = hash_(key);
+    const std::uint32_t t = tag(h);
+    std::size_t i = h & mask();
+    for (; slots_[i].tag != 0; i = (i + 1) & mask())
+      if (slots_[i].tag == t && equal_(slots_[i].key, key)) return {slots_[i].value, false};
     if (2 * (size_ + 1) > slots_.size()) {  // keep the load at most 1/2: probes stay short
       grow();
       return try_emplace(key, value);
     }
-    slots_[i] = Slot{h, key, value};
+    slots_[i] = Slot{t, key, value};
     ++size_;
     return {slots_[i].value, true};
   }
 
   /// The key's value, or nullptr.
   const Value* find(const Key& key) const {
-    const std::uint64_t h = stored_hash(key);
-    for (std::size_t i = home(h); slots_[i].hash != 0; i = (i + 1) & mask())
-      if (slots_[i].hash == h && equal_(slots_[i].key, key)) return &slots_[i].value;
+    const std::uint64_t h = hash_(key);
+    const std::uint32_t t = tag(h);
+    for (std::size_t i = h & mask(); slots_[i].tag != 0; i = (i + 1) & mask())
+      if (slots_[i].tag == t && equal_(slots_[i].key, key)) return &slots_[i].value;
     return nullptr;
   }
 
@@ -61,23 +65,22 @@ class FlatMap {
 
  private:
   struct Slot {
-    std::uint64_t hash = 0;  // 0: empty
+    std::uint32_t tag = 0;  // 0: empty
     Key key{};
     Value value{};
   };
 
-  std::uint64_t stored_hash(const Key& key) const { return hash_(key) | 1; }
+  static std::uint32_t tag(std::uint64_t h) { return static_cast<std::uint32_t>(h >> 32) | 1u; }
   std::size_t mask() const { return slots_.size() - 1; }
-  // Bit 0 of a stored hash is always 1, so the slot index comes from the bits above it.
-  std::size_t home(std::uint64_t h) const { return static_cast<std::size_t>(h >> 1) & mask(); }
 
+  // Slots keep only the tag, so moving them rehashes their keys.
   void grow() {
     std::vector<Slot> old(2 * slots_.size());
     old.swap(slots_);
     for (Slot& slot : old) {
-      if (slot.hash == 0) continue;
-      std::size_t i = home(slot.hash);
-      while (slots_[i].hash != 0) i = (i + 1) & mask();
+      if (slot.tag == 0) continue;
+      std::size_t i = hash_(slot.key) & mask();
+      while (slots_[i].tag != 0) i = (i + 1) & mask();
       slots_[i] = std::move(slot);
     }
   }

@@ -33,18 +33,20 @@ struct KeyColumns {
   std::uint32_t at(std::size_t column, std::size_t row) const { return columns[column][row]; }
 };
 
+template <class Index>
 struct RowHash {
   const KeyColumns* keys;
-  std::uint64_t operator()(std::size_t row) const {
+  std::uint64_t operator()(Index row) const {
     std::uint64_t h = 0;
     for (const std::uint32_t* column : keys->columns) h = hash::fmix64(h + column[row] + 0x9e3779b97f4a7c15ull);
     return h;
   }
 };
 
+template <class Index>
 struct RowEqual {
   const KeyColumns* keys;
-  bool operator()(std::size_t a, std::size_t b) const {
+  bool operator()(Index a, Index b) const {
     for (const std::uint32_t* column : keys->columns)
       if (column[a] != column[b]) return false;
     return true;
@@ -128,19 +130,21 @@ class Accumulator {
   std::vector<Acc> acc_;
 };
 
-template <class V>
+/// Index: the type of row and group numbers (32 bits while they fit, which halves the map).
+template <class V, class Index>
 GroupByResult groupby_columns(const KeyColumns& keys, std::size_t n, const std::vector<const V*>& values,
                               const std::vector<Aggregation>& ops) {
   // The map holds one entry per group: its first row (standing for the tuple) -> group id. The
   // number of groups is unknown; the map starts small and grows.
-  detail::FlatMap<std::size_t, std::size_t, RowHash, RowEqual> group_of(0, RowHash{&keys}, RowEqual{&keys});
-  std::vector<std::size_t> first_row;     // per group
+  detail::FlatMap<Index, Index, RowHash<Index>, RowEqual<Index>> group_of(0, RowHash<Index>{&keys},
+                                                                         RowEqual<Index>{&keys});
+  std::vector<Index> first_row;           // per group
   std::vector<std::int64_t> rows_of_group;  // per group
   std::vector<Accumulator<V>> acc;
   for (Aggregation op : ops) acc.emplace_back(op);
 
   for (std::size_t row = 0; row < n; ++row) {
-    const auto [g, inserted] = group_of.try_emplace(row, first_row.size());
+    const auto [g, inserted] = group_of.try_emplace(static_cast<Index>(row), static_cast<Index>(first_row.size()));
     if (inserted) {
       first_row.push_back(row);
       rows_of_group.push_back(1);
@@ -155,7 +159,7 @@ GroupByResult groupby_columns(const KeyColumns& keys, std::size_t n, const std::
   result.keys.resize(keys.columns.size());
   for (std::size_t c = 0; c < keys.columns.size(); ++c) {
     result.keys[c].reserve(first_row.size());
-    for (std::size_t row : first_row) result.keys[c].push_back(keys.at(c, row));
+    for (Index row : first_row) result.keys[c].push_back(keys.at(c, row));
   }
   for (const auto& a : acc) result.aggregates.push_back(a.finish(rows_of_group));
   result.sort_by_key();
@@ -189,6 +193,13 @@ double value_at(const AggregateColumn& a, std::size_t g) {
 }
 
 std::size_t column_size(const AggregateColumn& a) { return a.is_exact() ? a.exact.size() : a.real.size(); }
+
+template <class V>
+GroupByResult groupby_columns(const KeyColumns& keys, std::size_t n, const std::vector<const V*>& values,
+                              const std::vector<Aggregation>& ops) {
+  if (n <= std::numeric_limits<std::uint32_t>::max()) return groupby_columns<V, std::uint32_t>(keys, n, values, ops);
+  return groupby_columns<V, std::uint64_t>(keys, n, values, ops);
+}
 
 }  // namespace
 

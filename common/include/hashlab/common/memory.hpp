@@ -39,7 +39,8 @@ std::string format_bytes(std::size_t bytes);
 void trim_device_pool();
 
 /// An owning, move-only array of `size()` elements of T in device memory. Contents are
-/// uninitialised. A buffer of size 0 holds no allocation and data() is nullptr.
+/// uninitialised. A buffer of size 0 holds no allocation and data() is nullptr. It is freed in
+/// the order of the stream it was allocated on, so it must not outlive that stream.
 template <class T>
 class DeviceBuffer {
  public:

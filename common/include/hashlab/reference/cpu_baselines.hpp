@@ -1,7 +1,9 @@
 // Multi-threaded CPU baselines that the papers compare against (RAPIDS's and EGA's CPU
 // group-by, HashGraph's MC-Hash join stand-in, the pk-pk join's CPU join). Radix-partitioned
 // hash algorithms on std::thread: partition by hash, then one private hash table per
-// partition, so threads never share a table. Results match the references exactly.
+// partition, so threads never share a table (a group-by whose sampled keys show few groups skips
+// the partitioning: each thread aggregates its rows into a private table, and the tables merge).
+// Results match the references exactly.
 #pragma once
 
 #include <cstdint>
