@@ -80,9 +80,15 @@ def to_html(markdown_lines, title):
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--results", default="results")
+    parser.add_argument("--from-reference", default="",
+                        help="the committed reference folder that --results is a copy of (no GPU here)")
     args = parser.parse_args()
     results = args.results
     lines = ["# hashlab report", ""]
+    if args.from_reference:
+        lines.append(f"No CUDA GPU on the machine that built this report: it shows the committed reference "
+                     f"results in `{args.from_reference}`.")
+        lines.append("")
     if not any(has_results(results, m) for m in MODULES):
         refs = sorted(d for d in glob.glob(os.path.join(os.path.dirname(HERE), "results", "reference", "*"))
                       if os.path.isdir(d))

@@ -1,10 +1,29 @@
 #!/usr/bin/env bash
 # reproduce.sh HASHLAB OUT TARGET PROFILE: runs the experiments of TARGET (a paper or 'all'),
-# then the plots and the report. Failed verifications stop nothing but make the exit non-zero.
+# then the plots and the report. A failed verification stops nothing but makes the exit
+# non-zero. Without a GPU the CPU-only experiments run, and the figures and the report are built
+# from a copy of the committed reference results (results/reference/<gpu>/) in OUT/reference/.
 set -uo pipefail
 hashlab=$1 out=$2 target=$3 profile=$4
+paper_arg=()
+[ "$target" != all ] && paper_arg=(--paper "$target")
 status=0
 "$hashlab" run "$target" "$profile" --out "$out" || status=$?
-python3 plots/make_plots.py --results "$out" ${target:+--paper "$target"} || status=1
-python3 plots/report.py --results "$out" || status=1
+
+if nvidia-smi -L >/dev/null 2>&1; then
+  python3 plots/make_plots.py --results "$out" "${paper_arg[@]}" || status=1
+  python3 plots/report.py --results "$out" || status=1
+else
+  ref=$(find results/reference -mindepth 1 -maxdepth 1 -type d 2>/dev/null | sort | head -n1)
+  if [ -z "$ref" ]; then
+    echo "reproduce: no CUDA GPU and no committed reference results: no figures to draw" >&2
+    exit 1
+  fi
+  copy="$out/reference/$(basename "$ref")"
+  echo "reproduce: no CUDA GPU here, so only the CPU experiments ran (results in $out)."
+  echo "reproduce: figures and report come from the committed reference results of $(basename "$ref"), copied to $copy"
+  mkdir -p "$copy" && cp -r "$ref"/. "$copy"/
+  python3 plots/make_plots.py --results "$copy" "${paper_arg[@]}" || status=1
+  python3 plots/report.py --results "$copy" --from-reference "$ref" || status=1
+fi
 exit $status
