@@ -181,12 +181,12 @@ __global__ void __launch_bounds__(Tile::BLOCK_THREADS)
   int heads[Tile::ITEMS_PER_THREAD];
   BlockDiscontinuityT(temp.heads).FlagHeads(heads, ids, BucketChanges());
   __syncthreads();
-  FlaggedCount runs[Tile::ITEMS_PER_THREAD];
-  for (int k = 0; k < Tile::ITEMS_PER_THREAD; ++k) runs[k] = {static_cast<std::uint32_t>(heads[k]), 1u};
-  BlockScanT(temp.scan).InclusiveScan(runs, runs, SegmentedSum());
+  FlaggedCount ones[Tile::ITEMS_PER_THREAD], sums[Tile::ITEMS_PER_THREAD];
+  for (int k = 0; k < Tile::ITEMS_PER_THREAD; ++k) ones[k] = {static_cast<std::uint32_t>(heads[k]), 1u};
+  BlockScanT(temp.scan).InclusiveScan(ones, sums, SegmentedSum());
   __syncthreads();
   std::uint32_t ranks[Tile::ITEMS_PER_THREAD];
-  for (int k = 0; k < Tile::ITEMS_PER_THREAD; ++k) ranks[k] = runs[k].count - 1;
+  for (int k = 0; k < Tile::ITEMS_PER_THREAD; ++k) ranks[k] = sums[k].count - 1;
   BlockStoreT(temp.store).Store(rank + tile_begin, ranks, valid);
 }
 
@@ -248,6 +248,7 @@ JoinedRows run_bsp_join(const TableView& r, const TableView& s, cudaStream_t str
   struct {
     std::vector<std::uint64_t> block_sorted;
     std::vector<std::uint32_t> samples;
+    std::vector<std::uint64_t> assigned;
   } captured;
   if (capture) captured.block_sorted = tiles.to_host(stream);
   profiler.run("sample", stream, [&] {
@@ -280,21 +281,25 @@ JoinedRows run_bsp_join(const TableView& r, const TableView& s, cudaStream_t str
                                                       rank.data(), offsets.data(), assigned.data());
     HASHLAB_CHECK_LAUNCH();
   });
+  if (capture) captured.assigned = assigned.to_host(stream);
   // The local sort the report's text leaves out: after step 8 each bucket holds its keys as one
   // sorted run per tile, so it is sorted per bucket with cub::DeviceSegmentedRadixSort (one
-  // block per bucket, on the same (key, table) bits). The result goes back into `tiles`.
+  // block per bucket, on the same (key, table) bits). It ping-pongs between `assigned` and
+  // `tiles` (no longer needed), and `sorted` is wherever it ended.
+  cub::DoubleBuffer<std::uint64_t> buckets(assigned.data(), tiles.data());
   profiler.run("bucket_sort", stream, [&] {
     bucket_bounds<<<div_up(p + 1, 256u), 256, 0, stream>>>(offsets.data(), p, num_tiles, n, bounds.data());
     HASHLAB_CHECK_LAUNCH();
     std::size_t bytes = 0;
-    HASHLAB_CUDA_CHECK(cub::DeviceSegmentedRadixSort::SortKeys(nullptr, bytes, assigned.data(), tiles.data(),
-                                                               static_cast<std::int64_t>(n), p, bounds.data(),
-                                                               bounds.data() + 1, kSortBeginBit, kSortEndBit, stream));
+    HASHLAB_CUDA_CHECK(cub::DeviceSegmentedRadixSort::SortKeys(nullptr, bytes, buckets, static_cast<std::int64_t>(n),
+                                                               p, bounds.data(), bounds.data() + 1, kSortBeginBit,
+                                                               kSortEndBit, stream));
     DeviceBuffer<unsigned char> temp(bytes, stream);
-    HASHLAB_CUDA_CHECK(cub::DeviceSegmentedRadixSort::SortKeys(temp.data(), bytes, assigned.data(), tiles.data(),
+    HASHLAB_CUDA_CHECK(cub::DeviceSegmentedRadixSort::SortKeys(temp.data(), bytes, buckets,
                                                                static_cast<std::int64_t>(n), p, bounds.data(),
                                                                bounds.data() + 1, kSortBeginBit, kSortEndBit, stream));
   });
+  const std::uint64_t* sorted = buckets.Current();
 
   if (trace != nullptr) {
     trace->tiles = num_tiles;
@@ -317,12 +322,15 @@ JoinedRows run_bsp_join(const TableView& r, const TableView& s, cudaStream_t str
       trace->counts = counts.to_host(stream);
       trace->offsets = offsets.to_host(stream);
       trace->ranks = rank.to_host(stream);
-      trace->assigned = assigned.to_host(stream);
-      trace->sorted = tiles.to_host(stream);
+      trace->assigned = std::move(captured.assigned);
+      trace->sorted.resize(n);
+      HASHLAB_CUDA_CHECK(cudaMemcpyAsync(trace->sorted.data(), sorted, n * sizeof(std::uint64_t),
+                                         cudaMemcpyDeviceToHost, stream));
+      HASHLAB_CUDA_CHECK(cudaStreamSynchronize(stream));
     }
   }
 
-  JoinedRows out = detail::join_sorted(tiles.data(), n, r, s, stream, profiler);
+  JoinedRows out = detail::join_sorted(sorted, n, r, s, stream, profiler);
   if (trace != nullptr) trace->kernel_times = profiler.results();
   return out;
 }
