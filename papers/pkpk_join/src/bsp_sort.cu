@@ -105,17 +105,20 @@ __global__ void find_splitters(const std::uint32_t* sorted_samples, std::size_t 
 }
 
 // Step 6 (Distribution in Blocks), report "findSplitsKernel": each element's bucket by binary
-// search, the number of splitters <= its key. Splitters compare keys only, so both rows of a
-// key always land in the same bucket.
+// search, the number of splitters <= its key (the splitters are staged in shared memory).
+// Splitters compare keys only, so both rows of a key always land in the same bucket.
 __global__ void partition_ids(const std::uint64_t* tiles, std::size_t n, const std::uint32_t* splitters,
                               unsigned num_splitters, std::uint32_t* bucket) {
+  extern __shared__ std::uint32_t shared_splitters[];
+  for (unsigned i = threadIdx.x; i < num_splitters; i += blockDim.x) shared_splitters[i] = splitters[i];
+  __syncthreads();
   for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
        i += std::size_t{gridDim.x} * blockDim.x) {
     const std::uint32_t key = key_of(tiles[i]);
     unsigned left = 0, right = num_splitters;
     while (left < right) {
       const unsigned mid = left + (right - left) / 2;
-      if (splitters[mid] > key) right = mid;
+      if (shared_splitters[mid] > key) right = mid;
       else left = mid + 1;
     }
     bucket[i] = left;
@@ -263,7 +266,9 @@ JoinedRows run_bsp_join(const TableView& r, const TableView& s, cudaStream_t str
     HASHLAB_CHECK_LAUNCH();
   });
   profiler.run("partition_ids", stream, [&] {
-    partition_ids<<<grid_for(n), kDefaultBlock, 0, stream>>>(tiles.data(), n, splitters.data(), p - 1, bucket.data());
+    // Fewer, longer-lived blocks than usual: each block first stages all p - 1 splitters.
+    partition_ids<<<grid_for(n, kDefaultBlock, 4096), kDefaultBlock, (p - 1) * sizeof(std::uint32_t), stream>>>(
+        tiles.data(), n, splitters.data(), p - 1, bucket.data());
     HASHLAB_CHECK_LAUNCH();
   });
   profiler.run("count_splits", stream, [&] {
