@@ -354,6 +354,10 @@ std::uint32_t default_partitions(std::size_t n, TileShape shape) {
 JoinedRows bsp_join(const TableView& r, const TableView& s, cudaStream_t stream, const BspOptions& options,
                     BspTrace* trace) {
   validate(r, s);
+  if (r.rows + s.rows > kMaxBspRows)
+    throw std::invalid_argument("pkpk_join: |R| + |S| = " + std::to_string(r.rows + s.rows) + " rows; the BSP join " +
+                                "sorts at most " + std::to_string(kMaxBspRows) +
+                                " (the segmented sort's offsets are 32-bit signed)");
   try {
     return options.tile == TileShape::kTeaching ? run_bsp_join<TeachingTile>(r, s, stream, options, trace)
                                                 : run_bsp_join<StandardTile>(r, s, stream, options, trace);

@@ -52,6 +52,17 @@ TEST(PkPkValidate, RejectsEmptyOversizedAndMissingColumns) {
   }
 }
 
+TEST(PkPkValidate, BspJoinRejectsMoreRowsThanItsSortTakesBeforeTouchingTheDevice) {
+  static const std::uint32_t column[1] = {0};  // never read: the size check comes first
+  const TableView half{column, column, kMaxBspRows / 2 + 1};
+  try {
+    bsp_join(half, half, nullptr);
+    FAIL() << "accepted " << 2 * half.rows << " rows";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("|R| + |S|"), std::string::npos) << e.what();
+  }
+}
+
 TEST(PkPkHostJoins, ParallelCpuJoinMatchesTheReference) {
   const std::uint64_t seed = testing::test_seed();
   HASHLAB_TRACE_SEED(seed);

@@ -91,6 +91,8 @@ std::size_t tile_items(TileShape shape);
 constexpr std::uint32_t kDefaultMaxPartitions = 1024;
 /// p is bounded by the shared-memory counters of the count kernel (4 bytes each).
 constexpr std::uint32_t kMaxPartitions = 8192;
+/// Rows of both tables together that bsp_join sorts (cub's segmented sort takes int offsets).
+constexpr std::uint64_t kMaxBspRows = 0x7fffffffu;
 
 struct BspOptions {
   std::uint32_t partitions = 0;  // p (buckets; p - 1 splitters); 0: min(tiles, kDefaultMaxPartitions)
