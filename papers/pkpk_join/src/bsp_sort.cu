@@ -56,8 +56,10 @@ HASHLAB_HD unsigned valid_in_tile(std::size_t n, std::size_t t, unsigned tile_it
 }
 
 // Steps 2-3 (Data Partitioning, Radix Sort), report "SortDataBlockWise": each block loads one
-// tile of the array (BlockLoad; the tail tile padded with kPadding, which sorts last), sorts it
-// on (key, table) with cub::BlockRadixSort in shared memory and stores its valid items.
+// tile of the array (BlockLoad; the tail tile padded with kPadding), sorts it on (key, table)
+// with cub::BlockRadixSort in shared memory and stores its valid items. The padding's sort bits
+// tie only with S's key 0xffffffff; the sort is stable and the padding comes last in the
+// blocked order, so the valid items are still the first `valid` ones after the sort.
 template <class Tile>
 __global__ void __launch_bounds__(Tile::BLOCK_THREADS)
     block_sort(PackElement input, std::size_t n, std::uint64_t* tiles) {
