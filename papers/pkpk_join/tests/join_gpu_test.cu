@@ -120,7 +120,9 @@ TEST_F(PkPkJoin, NarrowKeyRangeWhereSplittersCollide) {
 TEST_F(PkPkJoin, KeysEqualToThePaddingAndSentinelValues) {
   // 0xffffffff is the key field of the tail padding; the BSP and sort joins must still join it
   // (the hash join cannot hold it: it is the table's empty sentinel, so it is not asked here).
-  const auto t = upload({0xffffffffu, 7, 0xfffffffeu, 0}, {0, 0xfffffffeu, 0xffffffffu, 9, 11});
+  // S's 0xffffffff comes last, so it shares the tail tile with the padding (whose sort bits it
+  // equals) for both tile shapes: 9 elements, teaching tiles of 4.
+  const auto t = upload({0xffffffffu, 7, 0xfffffffeu, 0}, {0, 0xfffffffeu, 9, 11, 0xffffffffu});
   const auto want = expected(t);
   ASSERT_EQ(want.size(), 3u);
   EXPECT_EQ(bsp_join(t.r(), t.s(), stream).to_host(stream), want);
