@@ -1,0 +1,131 @@
+// Step 9 (Join Operation) of the report, shared by the BSP join and the full sort join, and the
+// host-side joins (validation, the CPU reference and the CPU baseline as joined rows).
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "detail.cuh"
+#include "hashlab/common/launch.cuh"
+#include "hashlab/common/primitives.hpp"
+#include "hashlab/reference/cpu_baselines.hpp"
+#include "hashlab/reference/join.hpp"
+
+namespace hashlab::pkpk {
+namespace detail {
+namespace {
+
+constexpr std::uint64_t kNoRepeat = ~std::uint64_t{0};
+
+/// Element i joins when its right neighbour has the same key and comes from the other table
+/// (R sorts before S, so i is R's row and i + 1 is S's).
+HASHLAB_DEVICE bool joins_next(const std::uint64_t* sorted, std::size_t n, std::size_t i) {
+  return i + 1 < n && key_of(sorted[i]) == key_of(sorted[i + 1]) && table_of(sorted[i]) != table_of(sorted[i + 1]);
+}
+
+// Report, "Join After Sort": compare each element with its neighbour. Writes a 0/1 match flag
+// per element (the scan turns them into output positions) and reports a key that two
+// neighbours of one table share (a repeated primary key) as (key << 1 | table), the smallest.
+__global__ void join_after_sort(const std::uint64_t* sorted, std::size_t n, std::uint32_t* match,
+                                unsigned long long* repeated) {
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
+       i += std::size_t{gridDim.x} * blockDim.x) {
+    match[i] = joins_next(sorted, n, i) ? 1u : 0u;
+    if (i + 1 < n && key_of(sorted[i]) == key_of(sorted[i + 1]) && table_of(sorted[i]) == table_of(sorted[i + 1]))
+      atomicMin(repeated, (static_cast<unsigned long long>(key_of(sorted[i])) << 1) | table_of(sorted[i]));
+  }
+}
+
+// The compaction the report's sparse 3·tid output leaves out: each match writes its row at the
+// position the exclusive scan of the flags gave it; the values come from each table's row
+// (the report's hmap1 / hmap2, here indexed by the row the element carried through the sort).
+__global__ void write_joined_rows(const std::uint64_t* sorted, std::size_t n, const std::uint32_t* position,
+                                  const std::uint32_t* r_values, const std::uint32_t* s_values,
+                                  std::uint32_t* key, std::uint32_t* value1, std::uint32_t* value2) {
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
+       i += std::size_t{gridDim.x} * blockDim.x) {
+    if (!joins_next(sorted, n, i)) continue;
+    const std::uint32_t at = position[i];
+    key[at] = key_of(sorted[i]);
+    value1[at] = r_values[row_of(sorted[i])];
+    value2[at] = s_values[row_of(sorted[i + 1])];
+  }
+}
+
+}  // namespace
+
+JoinedRows join_sorted(const std::uint64_t* sorted, std::size_t n, const TableView& r, const TableView& s,
+                       cudaStream_t stream, KernelProfiler& profiler) {
+  JoinedRows out;
+  const std::size_t capacity = std::min(r.rows, s.rows);
+  out.key = DeviceBuffer<std::uint32_t>(capacity, stream);
+  out.value1 = DeviceBuffer<std::uint32_t>(capacity, stream);
+  out.value2 = DeviceBuffer<std::uint32_t>(capacity, stream);
+  DeviceBuffer<std::uint32_t> position(n + 1, stream);  // position[n]: the number of rows
+  DeviceBuffer<unsigned long long> repeated(1, stream);
+  repeated.fill_bytes(0xff, stream);
+  HASHLAB_CUDA_CHECK(cudaMemsetAsync(position.data() + n, 0, sizeof(std::uint32_t), stream));
+
+  profiler.run("join", stream, [&] {
+    join_after_sort<<<grid_for(n), kDefaultBlock, 0, stream>>>(sorted, n, position.data(), repeated.data());
+    HASHLAB_CHECK_LAUNCH();
+  });
+  profiler.run("compact_scan", stream, [&] { prim::exclusive_scan(position.data(), position.data(), n + 1, stream); });
+  profiler.run("compact_write", stream, [&] {
+    write_joined_rows<<<grid_for(n), kDefaultBlock, 0, stream>>>(sorted, n, position.data(), r.values, s.values,
+                                                                   out.key.data(), out.value1.data(),
+                                                                   out.value2.data());
+    HASHLAB_CHECK_LAUNCH();
+  });
+
+  const unsigned long long repeat = read_device_value(repeated.data(), stream);
+  if (repeat != kNoRepeat)
+    throw std::invalid_argument("pkpk_join: key " + std::to_string(repeat >> 1) + " appears more than once in " +
+                                ((repeat & 1u) ? "S" : "R") + " (a primary-key join needs unique keys in each table)");
+  out.size = read_device_value(position.data() + n, stream);
+  return out;
+}
+
+}  // namespace detail
+
+std::vector<JoinedRow> JoinedRows::to_host(cudaStream_t stream) const {
+  const auto k = key.to_host(stream, size);
+  const auto v1 = value1.to_host(stream, size);
+  const auto v2 = value2.to_host(stream, size);
+  std::vector<JoinedRow> rows(size);
+  for (std::size_t i = 0; i < size; ++i) rows[i] = {k[i], v1[i], v2[i]};
+  return rows;
+}
+
+void validate(const TableView& r, const TableView& s) {
+  for (const auto& [table, name] : {std::pair{&r, "R"}, std::pair{&s, "S"}}) {
+    if (table->rows == 0)
+      throw std::invalid_argument(std::string("pkpk_join: table ") + name +
+                                  " is empty (both tables need at least one row)");
+    if (table->rows > kMaxRowsPerTable)
+      throw std::invalid_argument(std::string("pkpk_join: table ") + name + " has " + std::to_string(table->rows) +
+                                  " rows; at most " + std::to_string(kMaxRowsPerTable) +
+                                  " fit the 31 row bits of a sorted element");
+    if (table->keys == nullptr || table->values == nullptr)
+      throw std::invalid_argument(std::string("pkpk_join: table ") + name + " has no key or value column");
+  }
+}
+
+std::vector<JoinedRow> reference_join(const std::vector<std::uint32_t>& r_keys, const std::vector<std::uint32_t>& r_values,
+                                      const std::vector<std::uint32_t>& s_keys, const std::vector<std::uint32_t>& s_values) {
+  std::vector<JoinedRow> rows;
+  for (const auto& row : reference::pkpk_join(r_keys, s_keys))
+    rows.push_back({row.key, r_values.at(row.r_index), s_values.at(row.s_index)});
+  return rows;
+}
+
+std::vector<JoinedRow> cpu_join(const std::vector<std::uint32_t>& r_keys, const std::vector<std::uint32_t>& r_values,
+                                const std::vector<std::uint32_t>& s_keys, const std::vector<std::uint32_t>& s_values,
+                                unsigned threads) {
+  const auto pairs = cpu::parallel_join(r_keys, s_keys, threads);
+  std::vector<JoinedRow> rows(pairs.size());
+  for (std::size_t i = 0; i < pairs.size(); ++i)
+    rows[i] = {r_keys[pairs[i].r_index], r_values[pairs[i].r_index], s_values[pairs[i].s_index]};
+  return rows;
+}
+
+}  // namespace hashlab::pkpk

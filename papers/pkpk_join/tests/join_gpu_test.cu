@@ -1,0 +1,236 @@
+// The BSP join and its comparators against the CPU reference join (GPU tests).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+#include <random>
+
+#include "hashlab/common/generator.hpp"
+#include "hashlab/pkpk_join/pkpk_join.hpp"
+#include "hashlab/testing/gpu_test.hpp"
+
+namespace hashlab::pkpk {
+namespace {
+
+using Keys = std::vector<std::uint32_t>;
+
+/// Values that identify their row and table, so a value from the wrong row shows.
+Keys values_for(std::size_t rows, std::uint32_t table) {
+  Keys v(rows);
+  for (std::size_t i = 0; i < rows; ++i) v[i] = static_cast<std::uint32_t>(i * 2 + table) ^ 0x5a5a5a5au;
+  return v;
+}
+
+class PkPkJoin : public testing::GpuTest {
+ protected:
+  // Declared before any buffer: buffers free on this stream, so they must go first.
+  testing::LazyStream stream;
+
+  struct Tables {
+    Keys r_keys, s_keys, r_values, s_values;
+    DeviceBuffer<std::uint32_t> dr_keys, ds_keys, dr_values, ds_values;
+    TableView r() const { return {dr_keys.data(), dr_values.data(), r_keys.size()}; }
+    TableView s() const { return {ds_keys.data(), ds_values.data(), s_keys.size()}; }
+  };
+
+  Tables upload(Keys r, Keys s) {
+    Tables t;
+    t.r_keys = std::move(r);
+    t.s_keys = std::move(s);
+    t.r_values = values_for(t.r_keys.size(), 0);
+    t.s_values = values_for(t.s_keys.size(), 1);
+    t.dr_keys = to_device(t.r_keys, stream);
+    t.ds_keys = to_device(t.s_keys, stream);
+    t.dr_values = to_device(t.r_values, stream);
+    t.ds_values = to_device(t.s_values, stream);
+    return t;
+  }
+
+  Tables generated(std::uint64_t r_rows, std::uint64_t s_rows, double match_rate, std::uint64_t seed,
+                   std::uint64_t domain = 100000000) {
+    gen::PkPkSpec spec{r_rows, s_rows, domain, match_rate};
+    Keys r, s;
+    gen::generate_pkpk_host(spec, seed, r, s);
+    return upload(std::move(r), std::move(s));
+  }
+
+  std::vector<JoinedRow> expected(const Tables& t) const {
+    return reference_join(t.r_keys, t.r_values, t.s_keys, t.s_values);
+  }
+
+  /// BSP (both tile shapes), full sort and hash join all give the reference's rows.
+  void expect_all_joins_match(const Tables& t, const BspOptions& options = {}) {
+    const auto want = expected(t);
+    EXPECT_EQ(bsp_join(t.r(), t.s(), stream, options).to_host(stream), want) << "bsp_join";
+    EXPECT_EQ(sort_join(t.r(), t.s(), stream).to_host(stream), want) << "sort_join";
+    auto hashed = hash_join(t.r(), t.s(), stream).to_host(stream);
+    std::sort(hashed.begin(), hashed.end());
+    EXPECT_EQ(hashed, want) << "hash_join";
+  }
+};
+
+TEST_F(PkPkJoin, OneRowEachMatchingAndNot) {
+  expect_all_joins_match(upload({42}, {42}));
+  expect_all_joins_match(upload({42}, {43}));
+}
+
+TEST_F(PkPkJoin, OddSizesAcrossTileBoundaries) {
+  const std::uint64_t seed = testing::test_seed();
+  HASHLAB_TRACE_SEED(seed);
+  for (auto [nr, ns] : {std::pair<std::uint64_t, std::uint64_t>{3, 5}, {4095, 1}, {4097, 4095}, {12345, 6789}}) {
+    SCOPED_TRACE("|R|=" + std::to_string(nr) + " |S|=" + std::to_string(ns));
+    expect_all_joins_match(generated(nr, ns, 0.5 * static_cast<double>(std::min(nr, ns)) / ns, seed + nr));
+  }
+}
+
+TEST_F(PkPkJoin, AllMatchingAndNoneMatching) {
+  const std::uint64_t seed = testing::test_seed();
+  HASHLAB_TRACE_SEED(seed);
+  expect_all_joins_match(generated(100000, 100000, 1.0, seed));
+  expect_all_joins_match(generated(100000, 100000, 0.0, seed + 1));
+}
+
+TEST_F(PkPkJoin, ReportSizeOneMillionEach) {
+  const std::uint64_t seed = testing::test_seed();
+  HASHLAB_TRACE_SEED(seed);
+  const auto t = generated(1000000, 1000000, 0.01, seed);
+  const auto got = bsp_join(t.r(), t.s(), stream).to_host(stream);
+  EXPECT_EQ(got.size(), 10000u);
+  EXPECT_EQ(got, expected(t));
+}
+
+TEST_F(PkPkJoin, NarrowKeyRangeWhereSplittersCollide) {
+  // R = 0..19999 shuffled, S = 10000..29999: every sample comes from 30000 keys, so many of the
+  // p - 1 splitters repeat and buckets between equal splitters stay empty.
+  Keys r(20000), s(20000);
+  std::iota(r.begin(), r.end(), 0u);
+  std::iota(s.begin(), s.end(), 10000u);
+  std::mt19937 rng(static_cast<unsigned>(testing::test_seed()));
+  std::shuffle(r.begin(), r.end(), rng);
+  std::shuffle(s.begin(), s.end(), rng);
+  const auto t = upload(r, s);
+  BspOptions many;
+  many.partitions = 4096;  // far more buckets than distinct keys per sample
+  expect_all_joins_match(t, many);
+  BspTrace trace;
+  EXPECT_EQ(bsp_join(t.r(), t.s(), stream, many, &trace).size, 10000u);
+  EXPECT_EQ(std::accumulate(trace.bucket_sizes.begin(), trace.bucket_sizes.end(), std::uint64_t{0}), 40000u);
+}
+
+TEST_F(PkPkJoin, KeysEqualToThePaddingAndSentinelValues) {
+  // 0xffffffff is the key field of the tail padding; the BSP and sort joins must still join it
+  // (the hash join cannot hold it: it is the table's empty sentinel, so it is not asked here).
+  // S's 0xffffffff comes last, so it shares the tail tile with the padding (whose sort bits it
+  // equals) for both tile shapes: 9 elements, teaching tiles of 4.
+  const auto t = upload({0xffffffffu, 7, 0xfffffffeu, 0}, {0, 0xfffffffeu, 9, 11, 0xffffffffu});
+  const auto want = expected(t);
+  ASSERT_EQ(want.size(), 3u);
+  EXPECT_EQ(bsp_join(t.r(), t.s(), stream).to_host(stream), want);
+  BspOptions teaching;
+  teaching.tile = TileShape::kTeaching;
+  EXPECT_EQ(bsp_join(t.r(), t.s(), stream, teaching).to_host(stream), want);
+  EXPECT_EQ(sort_join(t.r(), t.s(), stream).to_host(stream), want);
+}
+
+TEST_F(PkPkJoin, TeachingTileAtEverySmallSize) {
+  const std::uint64_t seed = testing::test_seed();
+  HASHLAB_TRACE_SEED(seed);
+  BspOptions teaching;
+  teaching.tile = TileShape::kTeaching;
+  for (std::uint64_t nr = 1; nr <= 9; ++nr)
+    for (std::uint64_t ns = 1; ns <= 9; ns += 2) {
+      SCOPED_TRACE("|R|=" + std::to_string(nr) + " |S|=" + std::to_string(ns));
+      const auto t = generated(nr, ns, static_cast<double>(std::min(nr, ns) / 2) / ns, seed + nr * 10 + ns, 64);
+      EXPECT_EQ(bsp_join(t.r(), t.s(), stream, teaching).to_host(stream), expected(t));
+    }
+}
+
+TEST_F(PkPkJoin, EveryPartitionCountGivesTheSameRows) {
+  const std::uint64_t seed = testing::test_seed();
+  HASHLAB_TRACE_SEED(seed);
+  const auto t = generated(60000, 50000, 0.7, seed);
+  const auto want = expected(t);
+  for (std::uint32_t p : {1u, 2u, 7u, 30u, 1000u, kMaxPartitions}) {
+    SCOPED_TRACE("p=" + std::to_string(p));
+    BspOptions options;
+    options.partitions = p;
+    BspTrace trace;
+    EXPECT_EQ(bsp_join(t.r(), t.s(), stream, options, &trace).to_host(stream), want);
+    EXPECT_EQ(trace.partitions, p);
+    EXPECT_EQ(trace.bucket_sizes.size(), p);
+    EXPECT_EQ(std::accumulate(trace.bucket_sizes.begin(), trace.bucket_sizes.end(), std::uint64_t{0}), 110000u);
+    EXPECT_GE(static_cast<double>(trace.max_bucket), trace.mean_bucket);
+  }
+}
+
+TEST_F(PkPkJoin, TracedArraysFollowTheReportsSteps) {
+  const std::uint64_t seed = testing::test_seed();
+  HASHLAB_TRACE_SEED(seed);
+  const auto t = generated(9000, 7000, 0.5, seed);
+  BspTrace trace;
+  trace.capture_arrays = true;
+  trace.profile_kernels = true;
+  bsp_join(t.r(), t.s(), stream, {}, &trace);
+  const std::size_t n = 16000, tile = tile_items(TileShape::kStandard);
+  ASSERT_EQ(trace.tiles, 4u);
+  ASSERT_EQ(trace.partitions, 4u);
+  EXPECT_EQ(trace.samples.size(), trace.tiles * trace.samples_per_tile);
+  EXPECT_EQ(trace.samples_per_tile, 2u);
+  EXPECT_EQ(trace.splitters.size(), 3u);
+  EXPECT_TRUE(std::is_sorted(trace.sorted_samples.begin(), trace.sorted_samples.end()));
+  for (std::size_t b = 0; b < n; b += tile) {  // each tile sorted on (key, table)
+    const auto end = trace.block_sorted.begin() + std::min(n, b + tile);
+    EXPECT_TRUE(std::is_sorted(trace.block_sorted.begin() + b, end,
+                               [](auto x, auto y) { return (x >> kSortBeginBit) < (y >> kSortBeginBit); }));
+  }
+  for (std::size_t i = 0; i < n; ++i) {  // bucket = number of splitters <= key
+    const auto key = key_of(trace.block_sorted[i]);
+    const auto want = std::upper_bound(trace.splitters.begin(), trace.splitters.end(), key) - trace.splitters.begin();
+    ASSERT_EQ(trace.partition_ids[i], static_cast<std::uint32_t>(want)) << "element " << i;
+  }
+  EXPECT_TRUE(std::is_sorted(trace.sorted.begin(), trace.sorted.end(),
+                             [](auto x, auto y) { return (x >> kSortBeginBit) < (y >> kSortBeginBit); }));
+  auto a = trace.assigned, b = trace.sorted;  // the scatter is a permutation of the input
+  std::sort(a.begin(), a.end());
+  std::sort(b.begin(), b.end());
+  EXPECT_EQ(a, b);
+  EXPECT_FALSE(trace.kernel_times.empty());
+  for (const auto& k : trace.kernel_times) EXPECT_GE(k.ms, 0.0) << k.kernel;
+}
+
+TEST_F(PkPkJoin, RepeatedKeyInOneTableIsRejectedByName) {
+  const auto in_r = upload({5, 8, 5}, {8});
+  try {
+    bsp_join(in_r.r(), in_r.s(), stream);
+    FAIL() << "a repeated key in R was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("key 5 appears more than once in R"), std::string::npos) << e.what();
+  }
+  const auto in_s = upload({1, 2}, {3, 77, 77});
+  EXPECT_THROW(bsp_join(in_s.r(), in_s.s(), stream), std::invalid_argument);
+  EXPECT_THROW(sort_join(in_s.r(), in_s.s(), stream), std::invalid_argument);
+}
+
+TEST_F(PkPkJoin, EmptyTableAndTooManyPartitionsAreRejected) {
+  const auto t = upload({1, 2, 3}, {2});
+  TableView empty = t.s();
+  empty.rows = 0;
+  EXPECT_THROW(bsp_join(t.r(), empty, stream), std::invalid_argument);
+  EXPECT_THROW(sort_join(empty, t.s(), stream), std::invalid_argument);
+  EXPECT_THROW(hash_join(t.r(), empty, stream), std::invalid_argument);
+  BspOptions too_many;
+  too_many.partitions = kMaxPartitions + 1;
+  EXPECT_THROW(bsp_join(t.r(), t.s(), stream, too_many), std::invalid_argument);
+}
+
+class PkPkJoinLarge : public PkPkJoin {};
+
+TEST_F(PkPkJoinLarge, HundredMillionEachMatchesTheReference) {
+  const std::uint64_t seed = testing::test_seed();
+  HASHLAB_TRACE_SEED(seed);
+  const auto t = generated(100000000, 100000000, 0.5, seed);
+  EXPECT_EQ(bsp_join(t.r(), t.s(), stream).to_host(stream), expected(t));
+}
+
+}  // namespace
+}  // namespace hashlab::pkpk

@@ -1,0 +1,86 @@
+// CPU-only parts of the pk-pk join: the element packing, the partition count, input
+// validation, and the two host joins (reference and multi-threaded) on the shared generator.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "hashlab/common/generator.hpp"
+#include "hashlab/pkpk_join/pkpk_join.hpp"
+#include "hashlab/testing/gpu_test.hpp"
+
+namespace hashlab::pkpk {
+namespace {
+
+TEST(PkPkPacking, RoundTripsKeyTableAndRow) {
+  const std::uint64_t e = pack(0xdeadbeefu, kTableS, 123456789);
+  EXPECT_EQ(key_of(e), 0xdeadbeefu);
+  EXPECT_EQ(table_of(e), kTableS);
+  EXPECT_EQ(row_of(e), 123456789u);
+  EXPECT_EQ(row_of(pack(1, kTableR, kMaxRowsPerTable - 1)), kMaxRowsPerTable - 1);
+}
+
+TEST(PkPkPacking, SortBitsPutEqualKeysTogetherWithRFirst) {
+  auto order = [](std::uint64_t e) { return e >> kSortBeginBit; };
+  EXPECT_LT(order(pack(7, kTableR, kMaxRowsPerTable - 1)), order(pack(7, kTableS, 0)));
+  EXPECT_LT(order(pack(7, kTableS, kMaxRowsPerTable - 1)), order(pack(8, kTableR, 0)));
+  // The tail padding sorts after (or level with) every real element and never equals one.
+  EXPECT_GT(kPadding, pack(0xffffffffu, kTableS, kMaxRowsPerTable - 1));
+}
+
+TEST(PkPkPartitions, DefaultIsOneBucketPerTileUpToTheCap) {
+  EXPECT_EQ(tile_items(TileShape::kStandard), 4096u);
+  EXPECT_EQ(tile_items(TileShape::kTeaching), 4u);
+  EXPECT_EQ(default_partitions(2000000, TileShape::kStandard), 489u);  // the report's 1M x 1M
+  EXPECT_EQ(default_partitions(1, TileShape::kStandard), 1u);
+  EXPECT_EQ(default_partitions(16, TileShape::kTeaching), 4u);
+  EXPECT_EQ(default_partitions(200000000, TileShape::kStandard), kDefaultMaxPartitions);
+}
+
+TEST(PkPkValidate, RejectsEmptyOversizedAndMissingColumns) {
+  static const std::uint32_t column[1] = {0};  // never read: validation looks at sizes only
+  const TableView ok{column, column, 1};
+  EXPECT_NO_THROW(validate(ok, ok));
+  EXPECT_THROW(validate(TableView{column, column, 0}, ok), std::invalid_argument);
+  EXPECT_THROW(validate(ok, TableView{column, column, 0}), std::invalid_argument);
+  EXPECT_THROW(validate(ok, TableView{column, column, kMaxRowsPerTable + 1}), std::invalid_argument);
+  EXPECT_THROW(validate(TableView{nullptr, column, 1}, ok), std::invalid_argument);
+  EXPECT_THROW(validate(ok, TableView{column, nullptr, 1}), std::invalid_argument);
+  try {
+    validate(ok, TableView{column, column, 0});
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("table S is empty"), std::string::npos) << e.what();
+  }
+}
+
+TEST(PkPkValidate, BspJoinRejectsMoreRowsThanItsSortTakesBeforeTouchingTheDevice) {
+  static const std::uint32_t column[1] = {0};  // never read: the size check comes first
+  const TableView half{column, column, kMaxBspRows / 2 + 1};
+  try {
+    bsp_join(half, half, nullptr);
+    FAIL() << "accepted " << 2 * half.rows << " rows";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("|R| + |S|"), std::string::npos) << e.what();
+  }
+}
+
+TEST(PkPkHostJoins, ParallelCpuJoinMatchesTheReference) {
+  const std::uint64_t seed = testing::test_seed();
+  HASHLAB_TRACE_SEED(seed);
+  std::vector<std::uint32_t> r, s;
+  gen::generate_pkpk_host({20000, 30000, 100000000, 0.4}, seed, r, s);
+  const auto rv = gen::generate_values_host<std::uint32_t>(seed, 0, 1000000, r.size());
+  const auto sv = gen::generate_values_host<std::uint32_t>(seed + 1, 0, 1000000, s.size());
+  const auto want = reference_join(r, rv, s, sv);
+  EXPECT_EQ(want.size(), 12000u);
+  EXPECT_TRUE(std::is_sorted(want.begin(), want.end()));
+  auto got = cpu_join(r, rv, s, sv, 2);
+  std::sort(got.begin(), got.end());
+  EXPECT_EQ(got, want);
+}
+
+TEST(PkPkHostJoins, ReferenceRejectsARepeatedKey) {
+  EXPECT_THROW(reference_join({1, 1}, {0, 0}, {1}, {0}), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace hashlab::pkpk
