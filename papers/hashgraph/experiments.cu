@@ -1,0 +1,2 @@
+// HashGraph experiments (filled in below).
+#include "hashlab/harness/experiment.hpp"
