@@ -92,14 +92,19 @@ std::uint64_t expected_join_count(PointContext& ctx, const std::string& name, co
   return ctx.cached<std::uint64_t>("expected:" + name, [&] { return reference::inner_join_count(r.host, s.host); });
 }
 
-/// Drops the cached inputs of other sizes (large sweeps would otherwise pile up).
-void keep_only_size(PointContext& ctx, std::uint64_t n) {
-  auto& current = ctx.cached<std::uint64_t>("size", [&] { return n; });
-  if (current != n) {
+/// Keeps the cached inputs and reference counts only while `tag` (what the inputs depend on: the
+/// size, and the appearances where they vary) stays the same, so that sweeps do not pile up inputs.
+void keep_only(PointContext& ctx, const std::string& tag) {
+  auto& current = ctx.cached<std::string>("tag", [&] { return tag; });
+  if (current != tag) {
     ctx.drop_cached("input:");
     ctx.drop_cached("expected:");
-    current = n;
+    current = tag;
   }
+}
+void keep_only_size(PointContext& ctx, std::uint64_t n) { keep_only(ctx, std::to_string(n)); }
+void keep_only_size_and_appearances(PointContext& ctx, const Point& p) {
+  keep_only(ctx, std::to_string(p.n) + ":" + std::to_string(p.param_value));
 }
 
 // ---- the operations each figure times ------------------------------------------------------------
@@ -222,7 +227,7 @@ void run_fig2(PointContext& ctx) {
 
 void run_fig3(PointContext& ctx) {
   const Point& p = ctx.point();
-  keep_only_size(ctx, p.n);
+  keep_only_size_and_appearances(ctx, p);
   const Input& in = input(ctx, appearances(p.n, p.param_value), p.n, ctx.seed());
   if (is_linear_probing(p.variant))
     time_linear_probing_build(ctx, in, p.n, linear_probing_load(p.variant));
@@ -241,7 +246,7 @@ std::string bins_variant(std::uint32_t bins) { return "bins_" + std::to_string(b
 
 void run_fig4(PointContext& ctx) {
   const Point& p = ctx.point();
-  keep_only_size(ctx, p.n);
+  keep_only_size_and_appearances(ctx, p);
   const auto bins = static_cast<std::uint32_t>(std::stoul(p.variant.substr(5)));
   const Input& in = input(ctx, appearances(p.n, p.param_value), p.n, ctx.seed());
   time_hashgraph_build(ctx, in, p.n, kHashGraphLoad, {Version::kV2, bins});
@@ -249,7 +254,7 @@ void run_fig4(PointContext& ctx) {
 
 void run_fig5(PointContext& ctx) {
   const Point& p = ctx.point();
-  keep_only_size(ctx, p.n);
+  keep_only_size_and_appearances(ctx, p);
   const Input& in = input(ctx, appearances(p.n, p.param_value), p.n, ctx.seed());
   time_hashgraph_build(ctx, in, p.n, kHashGraphLoad, {Version::kV2, bins_option(ctx.options())});
 }
@@ -271,7 +276,7 @@ void run_fig6(PointContext& ctx) {
 
 void run_fig7(PointContext& ctx) {
   const Point& p = ctx.point();
-  keep_only_size(ctx, p.n);
+  keep_only_size_and_appearances(ctx, p);
   const auto spec = appearances(p.n, p.param_value);
   const Input& r = input(ctx, spec, p.n, ctx.seed());
   const Input& s = input(ctx, spec, p.n, ctx.seed() + 1);
@@ -305,7 +310,7 @@ void run_fig8(PointContext& ctx) {
 
 void run_fig9(PointContext& ctx) {
   const Point& p = ctx.point();
-  keep_only_size(ctx, p.n);
+  keep_only_size_and_appearances(ctx, p);
   const auto spec = appearances(p.n, p.param_value);
   const Input& r = input(ctx, spec, p.n, ctx.seed());
   const Input& s = input(ctx, spec, p.n, ctx.seed() + 1);
