@@ -86,25 +86,31 @@ TEST_P(HashGraphBuild, RandomKeysAtLoadHalfMatchTheInput) {
   EXPECT_EQ(check_against_input(graph, keys), "");
 }
 
+// One vertex (and one V2 bin) takes every key: a single block serialises on it, so the sizes stay
+// moderate (the sanitizer runs these too).
+std::size_t one_vertex_size(std::size_t n) { return std::min<std::size_t>(n, 100003); }
+
 TEST_P(HashGraphBuild, OneKeyRepeatedNTimesFillsOneVertex) {
-  const std::vector<std::uint32_t> keys(n(), 12345u);
+  const std::size_t count = one_vertex_size(n());
+  const std::vector<std::uint32_t> keys(count, 12345u);
   const auto graph = build_on_device(keys, 1.0, config().options, stream);
   ASSERT_EQ(check_against_input(graph, keys), "");
-  if (n() > 0) {
+  if (count > 0) {
     const std::uint32_t v = vertex_of(12345u, graph.range);
-    EXPECT_EQ(graph.offsets[v + 1] - graph.offsets[v], n());
+    EXPECT_EQ(graph.offsets[v + 1] - graph.offsets[v], count);
   }
 }
 
 TEST_P(HashGraphBuild, SingleVertexRangeHoldsEveryKey) {
   HASHLAB_TRACE_SEED(seed());
-  const auto keys = gen::generate_keys_host(gen::KeySpec::multiplicity(n(), 2.0), seed(), n());
-  HashGraph graph(n(), 1, config().options, stream);
+  const std::size_t count = one_vertex_size(n());
+  const auto keys = gen::generate_keys_host(gen::KeySpec::multiplicity(count, 2.0), seed(), count);
+  HashGraph graph(count, 1, config().options, stream);
   auto d_keys = to_device(keys, stream);
-  graph.build(d_keys.data(), n(), stream);
+  graph.build(d_keys.data(), count, stream);
   const auto host = graph.to_host(stream);
   EXPECT_EQ(check_against_input(host, keys), "");
-  EXPECT_EQ(host.offsets, (std::vector<std::uint32_t>{0, static_cast<std::uint32_t>(n())}));
+  EXPECT_EQ(host.offsets, (std::vector<std::uint32_t>{0, static_cast<std::uint32_t>(count)}));
 }
 
 INSTANTIATE_TEST_SUITE_P(Sizes, HashGraphBuild,
