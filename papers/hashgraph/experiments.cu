@@ -448,25 +448,22 @@ int run_demo(const RunOptions&) {
   std::printf("HashGraph demo (Green et al.): %zu keys hashed into a range of %u vertices (load %.1f)\n\n",
               keys.size(), range, keys.size() / static_cast<double>(range));
   std::printf("Section 3.1: the table is a CSR graph. Vertices are hash values, edges point back to the input.\n\n");
-  std::printf("Alg. 1, loop 1 - hash every key into the range (Murmur3 finaliser, reduced to [0, %u)):\n", range);
-  std::vector<std::uint32_t> counts(range, 0);
-  for (std::size_t i = 0; i < keys.size(); ++i) {
-    const std::uint32_t v = vertex_of(keys[i], range);
-    ++counts[v];
-    std::printf("  input[%zu] = %2u  ->  vertex %u\n", i, keys[i], v);
-  }
-  std::printf("\nLoops 2-3 - zero the counters, then count the keys of each vertex with atomic adds:\n  counters = [");
-  for (std::uint32_t v = 0; v < range; ++v) std::printf("%s%u", v ? ", " : "", counts[v]);
-  std::printf("]\n\n");
-
   HashGraph graph(keys.size(), range, {Version::kV1}, stream);
   graph.build(d_keys.data(), keys.size(), stream);
   const HostGraph v1 = graph.to_host(stream);
+
+  std::printf("Alg. 1 (V1), step 1 - hash every key into the range (Murmur3 finaliser, reduced to [0, %u)):\n", range);
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    std::printf("  input[%zu] = %2u  ->  vertex %u\n", i, keys[i], vertex_of(keys[i], range));
+  std::printf("\nSteps 2-3 - zero one counter per vertex, then count each vertex's keys with atomic adds.\n"
+              "The counts the GPU found (offsets[v + 1] - offsets[v]):\n  counters = [");
+  for (std::uint32_t v = 0; v < range; ++v) std::printf("%s%u", v ? ", " : "", v1.offsets[v + 1] - v1.offsets[v]);
+  std::printf("]\n\n");
   std::printf("Step 4 - the prefix sum of the counters is the CSR offset array (range + 1 values):\n  offsets  = [");
   for (std::size_t v = 0; v < v1.offsets.size(); ++v) std::printf("%s%u", v ? ", " : "", v1.offsets[v]);
   std::printf("]\n\n");
-  std::printf("Loops 4-5 - reset the counters, then place each key at offsets[vertex] + atomic position.\n");
-  std::printf("The edges (key, row in the input), vertex by vertex, as built on the GPU by V1:\n");
+  std::printf("Steps 5-6 - reset the counters, then place each key at offsets[vertex] + its atomic position.\n");
+  std::printf("The edges (key, row in the input), vertex by vertex, as the GPU placed them:\n");
   for (std::uint32_t v = 0; v < range; ++v) {
     std::printf("  vertex %u: entries [%u, %u) ", v, v1.offsets[v], v1.offsets[v + 1]);
     for (std::uint32_t e = v1.offsets[v]; e < v1.offsets[v + 1]; ++e)
