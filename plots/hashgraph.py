@@ -119,8 +119,14 @@ def plot(results_dir):
     if rows:
         fig, ax = hs.new_figure("Fig. 8: build and probe vs hash range (2N at load 0.5 .. N/4 at load 4)",
                                 "load factor (N / hash range)", "G keys/s")
-        hs.plot_series(ax, rows, "build_rate", x="param_value", label_of=label)
-        hs.plot_series(ax, rows, "probe_rate", x="param_value", label_of=label)
+        lines = [("build_rate", v) for v in hs.variants(rows, "build_rate")] + \
+                [("probe_rate", v) for v in hs.variants(rows, "probe_rate")]
+        for i, (metric, v) in enumerate(lines):  # one colour per line across both metrics
+            xs, med, lo, hi = hs.series(rows, metric, v, x="param_value")
+            if xs:
+                ax.errorbar(xs, med, yerr=[[m - l for m, l in zip(med, lo)], [h - m for m, h in zip(med, hi)]],
+                            label=label(v), color=hs.COLORS[i % len(hs.COLORS)],
+                            marker=hs.MARKERS[i % len(hs.MARKERS)], markersize=4, capsize=2)
         for i, (x, y) in enumerate(sorted(PAPER_FIG8_BUILD.items())):
             hs.paper_marker(ax, x, y, "paper: V2 build 1.6 .. 2.4 G keys/s (GV100)" if i == 0 else None)
         written.append(hs.save(fig, ax, os.path.join(out, "fig8.png"), rows))
