@@ -1,0 +1,78 @@
+// The HashGraph object: sizes, validation and the storage both builds share.
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "detail.hpp"
+#include "hashlab/hashgraph/hashgraph.hpp"
+
+namespace hashlab::hashgraph {
+
+const char* to_string(Version version) { return version == Version::kV1 ? "v1" : "v2"; }
+
+std::uint32_t hash_range_for(std::uint64_t n, double load_factor) {
+  if (!(load_factor > 0.0) || !std::isfinite(load_factor))
+    throw std::invalid_argument("HashGraph: the load factor must be positive and finite, got " +
+                                std::to_string(load_factor));
+  const double range = std::ceil(static_cast<double>(n) / load_factor);
+  if (range > static_cast<double>(kMaxKeys))
+    throw std::invalid_argument("HashGraph: " + std::to_string(n) + " keys at load factor " + std::to_string(load_factor) +
+                                " need " + std::to_string(range) + " vertices, more than the 32-bit range 2^32 - 1");
+  return range < 1.0 ? 1u : static_cast<std::uint32_t>(range);
+}
+
+void validate_bins(std::uint32_t bins) {
+  if (bins == 0 || bins > kMaxBins)
+    throw std::invalid_argument("HashGraph V2: the number of bins must lie in [1, " + std::to_string(kMaxBins) +
+                                "], got " + std::to_string(bins));
+}
+
+HashGraph::HashGraph(std::uint64_t capacity, std::uint32_t range, BuildOptions options, cudaStream_t stream)
+    : capacity_(capacity), range_(range), options_(options) {
+  if (range == 0) throw std::invalid_argument("HashGraph: the hash range must hold at least one vertex");
+  if (capacity > kMaxKeys)
+    throw std::invalid_argument("HashGraph: " + std::to_string(capacity) +
+                                " keys exceed the 32-bit rows and offsets (at most 2^32 - 1 keys)");
+  if (options.version == Version::kV2) validate_bins(options.bins);
+  offsets_ = DeviceBuffer<std::uint32_t>(std::size_t{range} + 1, stream);
+  entries_ = DeviceBuffer<Entry>(capacity, stream);
+  if (options.version == Version::kV1) {
+    hashes_ = DeviceBuffer<std::uint32_t>(capacity, stream);
+    counters_ = DeviceBuffer<std::uint32_t>(std::size_t{range} + 1, stream);
+    return;
+  }
+  // Bins split the hash range into equal slices of consecutive vertices (section 3.3, phase 1).
+  bin_size_ = static_cast<std::uint32_t>((std::uint64_t{range} + options.bins - 1) / options.bins);
+  bins_used_ = static_cast<std::uint32_t>((std::uint64_t{range} + bin_size_ - 1) / bin_size_);
+  shared_phase3_ = bin_size_ <= detail::phase3_max_shared_vertices();
+  bin_counts_ = DeviceBuffer<std::uint32_t>(std::size_t{bins_used_} + 1, stream);
+  bin_offsets_ = DeviceBuffer<std::uint32_t>(std::size_t{bins_used_} + 1, stream);
+  tuples_ = DeviceBuffer<Entry>(capacity, stream);
+  if (!shared_phase3_) counters_ = DeviceBuffer<std::uint32_t>(std::size_t{range} + 1, stream);
+}
+
+void HashGraph::build(const std::uint32_t* keys, std::uint64_t n, cudaStream_t stream) {
+  if (n > capacity_)
+    throw std::invalid_argument("HashGraph::build: " + std::to_string(n) + " keys exceed the capacity of " +
+                                std::to_string(capacity_));
+  if (n > 0 && keys == nullptr) throw std::invalid_argument("HashGraph::build: keys is null");
+  size_ = n;
+  if (n == 0) {  // every list empty
+    offsets_.fill_bytes(0, stream);
+    return;
+  }
+  if (options_.version == Version::kV1)
+    build_v1(keys, n, stream);
+  else
+    build_v2(keys, n, stream);
+}
+
+HostGraph HashGraph::to_host(cudaStream_t stream) const {
+  HostGraph host;
+  host.range = range_;
+  host.offsets = offsets_.to_host(stream);
+  host.entries = entries_.to_host(stream, size_);
+  return host;
+}
+
+}  // namespace hashlab::hashgraph
