@@ -1,0 +1,1 @@
+// EGA's evaluation as registered experiments (filled in by the next commits).
