@@ -187,10 +187,10 @@ struct MpInput {
   reference::GroupByResult expected;
 };
 
-MpInput& mp_input(PointContext& ctx, std::uint64_t n) {
-  return ctx.cached<MpInput>("mp:" + std::to_string(n), [&] {
+MpInput& mp_input(PointContext& ctx, std::uint64_t n, std::uint64_t groups = kMpGroups) {
+  return ctx.cached<MpInput>("mp:" + std::to_string(n) + ":" + std::to_string(groups), [&] {
     ctx.drop_cached("mp:");
-    const auto spec = gen::KeySpec::uniform(kMpGroups);
+    const auto spec = gen::KeySpec::uniform(groups);
     gen::validate(spec, n);
     MpInput in;
     in.keys = PinnedBuffer<std::uint32_t>(n);
@@ -265,6 +265,21 @@ void run_mp_vs_cpu(PointContext& ctx) {
     return;
   }
   time_mp(ctx, in, mp_config(ctx, p.param_value > 0 ? p.param_value : kAblationRatio));
+}
+
+// MP-EGA vs the CPU over the number of groups (the tiles' pre-aggregation shrinks the
+// partitions when the groups are few).
+void run_mp_groups(PointContext& ctx) {
+  const Point& p = ctx.point();
+  auto& in = mp_input(ctx, p.n, static_cast<std::uint64_t>(p.param_value));
+  if (p.variant == "cpu") {
+    reference::GroupByResult got;
+    const auto t = ctx.time_host([&] { got = cpu::parallel_groupby(in.host_keys, in.host_values, kOp); });
+    ctx.report_time("groupby", t, static_cast<double>(p.n), "rows");
+    verify_groups(ctx, in.expected, got);
+    return;
+  }
+  time_mp(ctx, in, mp_config(ctx, kAblationRatio));
 }
 
 void run_mp_streams(PointContext& ctx) {
@@ -491,6 +506,17 @@ const harness::Registrar registrar([](harness::Registry& r) {
         return mp_points(o, o.pick_sizes({20000000, 50000000}, {100000000, 250000000, 500000000}), {2, 4, 8});
       },
       run_mp_vs_cpu));
+
+  r.add_experiment(make(
+      "mp_groups", "Abstract: MP-EGA vs CPU group-by, over the number of groups",
+      "MP-EGA (budget = data / 8, or --gpu-mem-budget) vs the multi-threaded CPU group-by, uniform keys, sum",
+      {"mp_ega", "cpu"},
+      [](const RunOptions& o) {
+        return sweep_param({"mp_ega", "cpu"}, mp_ablation_n(o), "groups",
+                           o.full() ? std::vector<double>{1000, 100000, 1000000, 10000000, 100000000}
+                                    : std::vector<double>{1000, 100000, 1000000, 10000000});
+      },
+      run_mp_groups));
 
   r.add_experiment(make(
       "mp_streams", "4.2.4 (multi-stream copy hiding): MP-EGA vs number of streams s",

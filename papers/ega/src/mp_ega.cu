@@ -27,7 +27,7 @@ namespace hashlab::ega {
 namespace {
 
 constexpr std::size_t kMaxPartitions = 8192;          // block-local counters in 32 KiB of shared memory
-constexpr std::size_t kReservePerStream = 2u << 20;   // counters, status, CUB scan storage
+constexpr std::size_t kReservePerStream = 256u << 10;  // counters (32 KiB), status, CUB scan storage (KiBs)
 constexpr std::size_t kBytesPerTileRow = 32;          // 28 (three buffers) + 4 (the tile's values)
 constexpr std::size_t kMinTileRows = 4096;
 constexpr int kPartitionBlock = 256;

@@ -18,7 +18,7 @@ namespace {
 using testing::GpuTest;
 
 // A budget that gives each of `streams` streams buffers of about `rows` rows.
-std::size_t budget_for_rows(std::size_t rows, int streams) { return streams * ((2u << 20) + 32 * rows + 1024); }
+std::size_t budget_for_rows(std::size_t rows, int streams) { return streams * ((256u << 10) + 32 * rows + 1024); }
 
 class MpEgaTest : public GpuTest {
  protected:
