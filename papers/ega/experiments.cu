@@ -466,7 +466,7 @@ const harness::Registrar registrar([](harness::Registry& r) {
       [](const RunOptions& o) {
         return sweep_param(kSpVariants, sp_n(o), "load_factor",
                            o.full() ? std::vector<double>{0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99}
-                                    : std::vector<double>{0.5, 0.7, 0.9, 0.95, 0.99});
+                                    : std::vector<double>{0.5, 0.8, 0.9, 0.99});
       },
       run_sp_load_factor));
 
@@ -476,7 +476,7 @@ const harness::Registrar registrar([](harness::Registry& r) {
       [](const RunOptions& o) {
         return sweep_param(kSpVariants, sp_n(o), "groups",
                            o.full() ? std::vector<double>{10, 1000, 100000, 1000000, 10000000, 50000000}
-                                    : std::vector<double>{10, 1000, 100000, 1000000, 4000000});
+                                    : std::vector<double>{10, 1000, 100000, 1000000});
       },
       run_sp_groups));
 
@@ -514,7 +514,7 @@ const harness::Registrar registrar([](harness::Registry& r) {
       [](const RunOptions& o) {
         return sweep_param({"mp_ega", "cpu"}, mp_ablation_n(o), "groups",
                            o.full() ? std::vector<double>{1000, 100000, 1000000, 10000000, 100000000}
-                                    : std::vector<double>{1000, 100000, 1000000, 10000000});
+                                    : std::vector<double>{1000, 100000, 1000000});
       },
       run_mp_groups));
 
