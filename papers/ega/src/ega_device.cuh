@@ -36,6 +36,41 @@ __device__ __forceinline__ void combine(std::uint64_t* slot, Aggregation op, std
   }
 }
 
+/// The combine of two aggregates, without atomics.
+__host__ __device__ inline std::uint64_t combine_plain(Aggregation op, std::uint64_t a, std::uint64_t b) {
+  switch (op) {
+    case Aggregation::kMin: return a < b ? a : b;
+    case Aggregation::kMax: return a > b ? a : b;
+    default: return a + b;  // kSum, kCount
+  }
+}
+
+constexpr unsigned kFullMask = 0xffffffffu;
+
+/// Warp-level combine before the atomics (a choice of ours, see the README): the `active` lanes
+/// holding the same key find each other (__match_any_sync); when any key occurs twice in the
+/// warp, every lane's `value` becomes its peer group's combined aggregate. Returns the peer mask;
+/// its lowest lane is the group's leader, the one lane that touches the table. Every lane of
+/// `active` must call this (the shuffles are warp-synchronous).
+__device__ __forceinline__ unsigned warp_combine(unsigned active, std::uint32_t key, std::uint64_t& value,
+                                                 Aggregation op) {
+  const unsigned peers = __match_any_sync(active, key);
+  if (__any_sync(active, __popc(peers) > 1)) {
+    const int lane = static_cast<int>(threadIdx.x % 32);
+    std::uint64_t total = value;
+    for (int src = 0; src < 32; ++src) {
+      const std::uint64_t other = __shfl_sync(active, value, src);
+      if (src != lane && ((peers >> src) & 1u)) total = combine_plain(op, total, other);
+    }
+    value = total;
+  }
+  return peers;
+}
+
+__device__ __forceinline__ bool is_leader(unsigned peers) {
+  return static_cast<int>(threadIdx.x % 32) == __ffs(static_cast<int>(peers)) - 1;
+}
+
 /// The position of `key` in [0, range): murmur3 (ending in its fmix32 finaliser) with `seed`,
 /// mapped to the range by multiply-shift instead of a modulo.
 __device__ __forceinline__ std::size_t position_of(std::uint32_t key, std::uint32_t seed, std::size_t range) {

@@ -17,14 +17,24 @@ using detail::Status;
 __global__ void lphga_hash_aggregate(const std::uint32_t* red_keys, const std::uint64_t* red_values, std::size_t n,
                                      Aggregation op, std::uint32_t* yellow_keys, std::uint64_t* yellow_values,
                                      std::uint32_t* blue, std::size_t length, std::uint32_t* status) {
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
-       i += std::size_t{gridDim.x} * blockDim.x) {
+  // Whole-warp rounds and the same warp-level combine as SP-EGA (so the two differ only in the
+  // algorithm).
+  const std::size_t stride = std::size_t{gridDim.x} * blockDim.x;
+  const std::size_t rounds = (n + stride - 1) / stride;
+  const std::size_t thread = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  for (std::size_t r = 0; r < rounds; ++r) {
+    const std::size_t i = r * stride + thread;
+    const unsigned active = __ballot_sync(detail::kFullMask, i < n);
+    if (i >= n) continue;
     const std::uint32_t key = red_keys[i];
+    std::uint64_t value = red_values[i];
+    const unsigned peers = detail::warp_combine(active, key, value, op);
+    if (!detail::is_leader(peers)) continue;
     if (key == kEmptyKey) {
       status[Status::kSentinelSeen] = 1;
       continue;
     }
-    if (!detail::probe_aggregate(yellow_keys, yellow_values, blue, length, key, red_values[i], op, kPhase1Seed))
+    if (!detail::probe_aggregate(yellow_keys, yellow_values, blue, length, key, value, op, kPhase1Seed))
       status[Status::kOverflow] = 1;
   }
 }

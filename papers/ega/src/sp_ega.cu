@@ -55,28 +55,39 @@ __global__ void phase1_no_probe_insert(const std::uint32_t* red_keys, const std:
                                        std::size_t length, std::size_t part1, std::uint32_t* blue,
                                        std::uint32_t* status) {
   std::uint32_t* table_indicator = yellow_keys + part1;
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
-       i += std::size_t{gridDim.x} * blockDim.x) {
+  // Whole-warp rounds, so that the warp-level combine sees every lane (see detail::warp_combine).
+  const std::size_t stride = std::size_t{gridDim.x} * blockDim.x;
+  const std::size_t rounds = (n + stride - 1) / stride;
+  const std::size_t thread = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  for (std::size_t r = 0; r < rounds; ++r) {
+    const std::size_t i = r * stride + thread;
+    const unsigned active = __ballot_sync(detail::kFullMask, i < n);
+    if (i >= n) continue;
     const std::uint32_t key = red_keys[i];
-    if (key == kEmptyKey) {  // rejected: the run throws; the pair goes nowhere
-      status[Status::kSentinelSeen] = 1;
-      blue[i] = 0;
-      continue;
-    }
-    const std::size_t pos = detail::position_of(key, kPhase1Seed, length);
+    std::uint64_t value = red_values[i];
+    const unsigned peers = detail::warp_combine(active, key, value, op);
     std::uint32_t unhashed = 1;
-    if (pos < part1) {
-      std::uint32_t current = yellow_keys[pos];
-      if (current == kEmptyKey) {
-        current = atomicCAS(yellow_keys + pos, kEmptyKey, key);
-        if (current == kEmptyKey) table_indicator[pos] = 1;
-      }
-      if (current == kEmptyKey || current == key) {
-        detail::combine(yellow_values + pos, op, red_values[i]);
+    if (detail::is_leader(peers)) {
+      if (key == kEmptyKey) {  // rejected: the run throws; the pair goes nowhere
+        status[Status::kSentinelSeen] = 1;
         unhashed = 0;
+      } else {
+        const std::size_t pos = detail::position_of(key, kPhase1Seed, length);
+        if (pos < part1) {
+          std::uint32_t current = yellow_keys[pos];
+          if (current == kEmptyKey) {
+            current = atomicCAS(yellow_keys + pos, kEmptyKey, key);
+            if (current == kEmptyKey) table_indicator[pos] = 1;
+          }
+          if (current == kEmptyKey || current == key) {
+            detail::combine(yellow_values + pos, op, value);
+            unhashed = 0;
+          }
+        }
       }
     }
-    blue[i] = unhashed;
+    // The leader's outcome holds for its peers (same key, same slot).
+    blue[i] = __shfl_sync(active, unhashed, __ffs(static_cast<int>(peers)) - 1);
   }
 }
 
@@ -121,10 +132,19 @@ __global__ void phase4_linear_probe_aggregate(const std::uint32_t* yellow_keys, 
                                               std::uint64_t* red_values, std::uint32_t* blue, std::size_t length,
                                               std::uint32_t* status) {
   const std::size_t unhashed = status[Status::kUnhashedPairs];
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n && i < unhashed;
-       i += std::size_t{gridDim.x} * blockDim.x) {
-    if (!detail::probe_aggregate(red_keys, red_values, blue, length, yellow_keys[i], yellow_values[i], op,
-                                 kPhase4Seed))
+  const std::size_t count = unhashed < n ? unhashed : n;
+  const std::size_t stride = std::size_t{gridDim.x} * blockDim.x;
+  const std::size_t rounds = (count + stride - 1) / stride;
+  const std::size_t thread = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  for (std::size_t r = 0; r < rounds; ++r) {
+    const std::size_t i = r * stride + thread;
+    const unsigned active = __ballot_sync(detail::kFullMask, i < count);
+    if (i >= count) continue;
+    const std::uint32_t key = yellow_keys[i];
+    std::uint64_t value = yellow_values[i];
+    const unsigned peers = detail::warp_combine(active, key, value, op);
+    if (detail::is_leader(peers) &&
+        !detail::probe_aggregate(red_keys, red_values, blue, length, key, value, op, kPhase4Seed))
       status[Status::kOverflow] = 1;
   }
 }
