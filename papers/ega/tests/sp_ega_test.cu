@@ -91,7 +91,19 @@ TEST_F(SpEgaTest, SingleGroup) {
   const std::vector<std::uint32_t> keys(n, 12345u);
   const auto values = values_for(n, 7);
   for (Aggregation op : {Aggregation::kSum, Aggregation::kCount, Aggregation::kMin, Aggregation::kMax})
-    EXPECT_EQ(check(Algo::kSpEga, keys, values, op), "") << reference::to_string(op);
+    for (Algo algo : {Algo::kSpEga, Algo::kLphga})
+      EXPECT_EQ(check(algo, keys, values, op), "") << reference::to_string(op) << " algo=" << int(algo);
+}
+
+TEST_F(SpEgaTest, FewGroupsCombineWithinWarps) {
+  const auto seed = testing::test_seed();
+  HASHLAB_TRACE_SEED(seed);
+  const std::size_t n = 100003;  // not a multiple of 32: the last warp is partial
+  const auto keys = gen::generate_keys_host(gen::KeySpec::uniform(7), seed, n);
+  const auto values = values_for(n, seed);
+  for (Aggregation op : {Aggregation::kSum, Aggregation::kCount, Aggregation::kMin, Aggregation::kMax})
+    for (Algo algo : {Algo::kSpEga, Algo::kLphga})
+      EXPECT_EQ(check(algo, keys, values, op), "") << reference::to_string(op) << " algo=" << int(algo);
 }
 
 TEST_F(SpEgaTest, LoadFactorsUpTo0_99) {
