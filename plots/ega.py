@@ -128,12 +128,14 @@ def plot(results_dir):
         _band(ax, *MP_VS_CPU, "paper: 6.45-29.12x")
         written.append(hs.save(fig, ax, os.path.join(out, "mp_vs_cpu_speedup.png"), rows))
 
-    rows = hs.load(results_dir, PAPER, "mp_groups")
-    if rows:
-        fig, ax = hs.new_figure("MP-EGA (budget = data / 8) vs CPU over groups", "groups", "G rows/s")
-        ax.set_xscale("log")
-        hs.plot_series(ax, rows, "groupby_rate", x="param_value")
-        written.append(hs.save(fig, ax, os.path.join(out, "mp_groups.png"), rows))
+    for name, xlabel, logx in (("mp_groups", "groups", True), ("mp_zipf", "Zipf exponent", False)):
+        rows = hs.load(results_dir, PAPER, name)
+        if rows:
+            fig, ax = hs.new_figure(f"MP-EGA (budget = data / 8) vs CPU: {name}", xlabel, "G rows/s")
+            if logx:
+                ax.set_xscale("log")
+            hs.plot_series(ax, rows, "groupby_rate", x="param_value")
+            written.append(hs.save(fig, ax, os.path.join(out, f"{name}.png"), rows))
 
     for name, param, xlabel in (("mp_streams", "streams", "streams s"),
                                 ("mp_cpu_tiles", "cpu_tile_threads", "CPU tile threads t")):

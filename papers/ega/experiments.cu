@@ -187,10 +187,9 @@ struct MpInput {
   reference::GroupByResult expected;
 };
 
-MpInput& mp_input(PointContext& ctx, std::uint64_t n, std::uint64_t groups = kMpGroups) {
-  return ctx.cached<MpInput>("mp:" + std::to_string(n) + ":" + std::to_string(groups), [&] {
+MpInput& mp_input(PointContext& ctx, std::uint64_t n, const gen::KeySpec& spec = gen::KeySpec::uniform(kMpGroups)) {
+  return ctx.cached<MpInput>("mp:" + std::to_string(n) + ":" + spec.describe(), [&] {
     ctx.drop_cached("mp:");
-    const auto spec = gen::KeySpec::uniform(groups);
     gen::validate(spec, n);
     MpInput in;
     in.keys = PinnedBuffer<std::uint32_t>(n);
@@ -269,9 +268,8 @@ void run_mp_vs_cpu(PointContext& ctx) {
 
 // MP-EGA vs the CPU over the number of groups (the tiles' pre-aggregation shrinks the
 // partitions when the groups are few).
-void run_mp_groups(PointContext& ctx) {
+void run_mp_against_cpu(PointContext& ctx, MpInput& in) {
   const Point& p = ctx.point();
-  auto& in = mp_input(ctx, p.n, static_cast<std::uint64_t>(p.param_value));
   if (p.variant == "cpu") {
     reference::GroupByResult got;
     const auto t = ctx.time_host([&] { got = cpu::parallel_groupby(in.host_keys, in.host_values, kOp); });
@@ -280,6 +278,15 @@ void run_mp_groups(PointContext& ctx) {
     return;
   }
   time_mp(ctx, in, mp_config(ctx, kAblationRatio));
+}
+
+void run_mp_groups(PointContext& ctx) {
+  run_mp_against_cpu(ctx, mp_input(ctx, ctx.point().n, gen::KeySpec::uniform(static_cast<std::uint64_t>(ctx.point().param_value))));
+}
+
+// Skew: Zipf keys over 1M candidates; a hot key's rows are pre-aggregated in every GPU tile.
+void run_mp_zipf(PointContext& ctx) {
+  run_mp_against_cpu(ctx, mp_input(ctx, ctx.point().n, gen::KeySpec::zipf(kMpGroups, ctx.point().param_value)));
 }
 
 void run_mp_streams(PointContext& ctx) {
@@ -517,6 +524,16 @@ const harness::Registrar registrar([](harness::Registry& r) {
                                     : std::vector<double>{1000, 100000, 1000000});
       },
       run_mp_groups));
+
+  r.add_experiment(make(
+      "mp_zipf", "Abstract: MP-EGA vs CPU group-by, skewed keys",
+      "MP-EGA (budget = data / 8, or --gpu-mem-budget) vs the multi-threaded CPU group-by, Zipf keys over 1M candidates",
+      {"mp_ega", "cpu"},
+      [](const RunOptions& o) {
+        return sweep_param({"mp_ega", "cpu"}, mp_ablation_n(o), "zipf_exponent",
+                           o.full() ? std::vector<double>{0.5, 1.0, 1.5} : std::vector<double>{1.0, 1.5});
+      },
+      run_mp_zipf));
 
   r.add_experiment(make(
       "mp_streams", "4.2.4 (multi-stream copy hiding): MP-EGA vs number of streams s",
