@@ -545,7 +545,8 @@ const harness::Registrar registrar([](harness::Registry& r) {
       "mp_partitions", "4.2.1 (Theorem 1): partition count from Theorem 1 vs fixed counts",
       "MP-EGA, budget = data / 8, 1M groups: Theorem 1's P vs fixed P", {"theorem1", "fixed"},
       [](const RunOptions& o) {
-        auto points = sweep_param({"fixed"}, mp_ablation_n(o), "partitions", {8, 64, 512, 4096});
+        auto points = sweep_param({"fixed"}, mp_ablation_n(o), "partitions",
+                                  o.full() ? std::vector<double>{8, 64, 512, 4096} : std::vector<double>{8, 512, 4096});
         points.insert(points.begin(), Point{"theorem1", mp_ablation_n(o), "partitions", 0});
         return points;
       },
@@ -571,7 +572,10 @@ const harness::Registrar registrar([](harness::Registry& r) {
   r.add_experiment(make(
       "mp_cpu_tiles", "4.2.5 (Algorithm 2): CPU tiles on t threads beside the GPU streams",
       "MP-EGA, budget = data / 8, 1M groups, t = 0 (GPU tiles only) .. 8 CPU tile threads", {"mp_ega"},
-      [](const RunOptions& o) { return sweep_param({"mp_ega"}, mp_ablation_n(o), "cpu_tile_threads", {0, 2, 4, 8}); },
+      [](const RunOptions& o) {
+        return sweep_param({"mp_ega"}, mp_ablation_n(o), "cpu_tile_threads",
+                           o.full() ? std::vector<double>{0, 2, 4, 8} : std::vector<double>{0, 2, 8});
+      },
       run_mp_cpu_tiles));
 
   r.add_experiment(make(
