@@ -1,0 +1,129 @@
+// MP-EGA (EGA section 4.2): group-by of data in host memory that does not fit the GPU (or a
+// GPU memory budget), in two phases.
+//
+// Partition-generating phase (4.2.5, Algorithm 2): the input is cut into T tiles of L rows.
+// s CUDA streams, each driven by its own CPU thread, take GPU tiles: copy in, SP-EGA, three
+// partitioning kernels (in-block index by block-local atomics + global counters, prefix sum,
+// final index), copy out. A CPU tile driver takes CPU tiles and partitions them on t threads
+// with local partition counters. Tiles are handed out first come, first served. The per-tile
+// partition results are then merged on the CPU into contiguous partitions, small partitions
+// merged greedily (Algorithm 1) on the way.
+// Partition-processing phase (Algorithm 3): s streams (one CPU thread each) copy a partition in,
+// run SP-EGA and copy its groups out; a partition larger than a stream's buffers goes through the
+// feedback load (4.2.2), and what does not fit is aggregated on the CPU and combined.
+//
+//   hashlab::ega::MpEgaConfig config;  config.gpu_memory_budget = 2ull << 30;
+//   hashlab::ega::MpEga mp(config, max_rows);          // allocates device and pinned memory
+//   const auto& groups = mp.run(keys, values, n, Aggregation::kSum);   // host pointers (pinned)
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "hashlab/common/memory.hpp"
+#include "hashlab/ega/sp_ega.hpp"
+
+namespace hashlab::ega {
+
+/// How a partition larger than a stream's buffers (L rows) is processed.
+enum class OversizeMode {
+  kFeedbackLoad,  // 4.2.2: load by the alpha thresholds, the CPU takes the rest
+  kCpu,           // the whole partition on the CPU (the ablation "feedback load off")
+};
+
+struct MpEgaConfig {
+  std::size_t gpu_memory_budget = 0;  // bytes MP-EGA may allocate on the device; 0: 90% of the free memory
+  int streams = 4;                    // s
+  unsigned cpu_tile_threads = 0;      // t: threads of the CPU tile driver; 0: every tile on the GPU
+  unsigned host_threads = 0;          // threads of the CPU merge and of CPU aggregation (0: all)
+  double failure_probability = 1e-6;  // p of Theorem 1
+  std::uint64_t groups_estimate = 0;  // n of Theorem 1; 0: the row count (an upper bound)
+  std::size_t fixed_partitions = 0;   // > 0: this partition count instead of Theorem 1's (ablation)
+  bool merge_small_partitions = true; // Algorithm 1 (ablation: off)
+  OversizeMode oversize = OversizeMode::kFeedbackLoad;
+  double alpha_min = 0.2;             // 4.2.2: least load per round, as a fraction of L
+  double alpha_max = 0.8;             // 4.2.2: result count beyond which the table is "full"
+
+  /// Throws std::invalid_argument naming the bad field (streams < 1, alphas, p, ...).
+  void validate() const;
+};
+
+/// Groups in pinned host memory (owned by the MpEga that computed them; valid until its next run).
+struct HostGroups {
+  const std::uint32_t* keys = nullptr;
+  const std::uint64_t* aggregates = nullptr;
+  std::size_t count = 0;
+  reference::GroupByResult to_reference(Aggregation op) const;
+};
+
+/// What a run did, for the experiments' breakdowns and ablations.
+struct MpEgaStats {
+  double generate_ms = 0;   // partition-generating phase (tiles)
+  double merge_ms = 0;      // CPU merge of the tiles' partitions (with Algorithm 1)
+  double process_ms = 0;    // partition-processing phase
+  double total_ms = 0;
+  std::size_t tile_rows = 0;          // L
+  std::size_t tiles = 0, gpu_tiles = 0, cpu_tiles = 0;
+  std::size_t partitions = 0;         // P (Theorem 1 or fixed)
+  std::size_t merged_partitions = 0;  // after Algorithm 1
+  std::size_t partition_rows = 0;     // rows after the tiles' pre-aggregation
+  std::size_t oversize_partitions = 0;
+  std::size_t feedback_rounds = 0;
+  std::size_t cpu_rows = 0;           // rows the CPU aggregated in the processing phase
+};
+
+class MpEga {
+ public:
+  /// Allocates s streams' device buffers within the budget and pinned host workspace for up to
+  /// `max_rows` input rows (24 bytes a row). Throws std::invalid_argument when the budget cannot
+  /// hold one tile per stream or exceeds the free device memory.
+  MpEga(const MpEgaConfig& config, std::size_t max_rows);
+  ~MpEga();
+  MpEga(const MpEga&) = delete;
+  MpEga& operator=(const MpEga&) = delete;
+
+  /// Group-by of n rows (host memory, pinned for full PCIe speed). Throws std::invalid_argument on
+  /// n > max_rows, an unsupported aggregation or the empty key 0xffffffff in the input.
+  const HostGroups& run(const std::uint32_t* keys, const std::uint32_t* values, std::size_t n, Aggregation op);
+
+  const MpEgaStats& stats() const { return stats_; }
+  std::size_t tile_rows() const { return tile_rows_; }
+  const MpEgaConfig& config() const { return config_; }
+
+  /// L, the rows of one stream's buffers, for a budget and a stream count (what the constructor
+  /// uses): the budget split evenly, 32 bytes a row (three buffers and the tile's value column),
+  /// less a fixed reserve per stream. 0 when the budget is too small.
+  static std::size_t tile_rows_for(std::size_t budget, int streams);
+
+ private:
+  struct StreamContext;
+  void generate(const std::uint32_t* keys, const std::uint32_t* values, std::size_t n, Aggregation op);
+  void merge(Aggregation op);
+  void process(Aggregation op);
+
+  MpEgaConfig config_;
+  std::size_t max_rows_ = 0;
+  std::size_t tile_rows_ = 0;
+  std::vector<std::unique_ptr<StreamContext>> contexts_;
+  // Pinned workspace: the tiles' partitioned output (tile j at j * L), then reused for the
+  // result; the merged partitions.
+  PinnedBuffer<std::uint32_t> tile_keys_, merged_keys_;
+  PinnedBuffer<std::uint64_t> tile_values_, merged_values_;
+  // Per run.
+  std::size_t partitions_ = 0;
+  std::size_t tiles_ = 0;
+  std::vector<std::size_t> tile_sizes_;                 // rows tile j produced
+  std::vector<std::vector<std::size_t>> tile_offsets_;  // [tile][p]: start of partition p in tile j's output
+  std::vector<std::size_t> merged_begin_;               // merged partition m: rows [begin[m], begin[m + 1])
+  HostGroups result_;
+  MpEgaStats stats_;
+};
+
+/// Parses a byte count: "2GiB", "512MiB", "100MB", "1.5GB", "4096" (bytes); "0" or "auto" -> 0.
+/// Throws std::invalid_argument on anything else.
+std::size_t parse_bytes(const std::string& text);
+
+}  // namespace hashlab::ega

@@ -1,0 +1,552 @@
+// MP-EGA (EGA section 4.2): partition-generating phase (GPU tiles on s streams with the three
+// partitioning kernels, CPU tiles on t threads), CPU merge with Algorithm 1, and the
+// partition-processing phase with the feedback load.
+#include "hashlab/ega/mp_ega.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <unordered_map>
+
+#include "hashlab/common/hash.hpp"
+#include "hashlab/common/launch.cuh"
+#include "hashlab/common/primitives.hpp"
+#include "hashlab/ega/partition_plan.hpp"
+#include "ega_device.cuh"
+
+namespace hashlab::ega {
+namespace {
+
+constexpr std::size_t kMaxPartitions = 8192;          // block-local counters in 32 KiB of shared memory
+constexpr std::size_t kReservePerStream = 256u << 10;  // counters (32 KiB), status, CUB scan storage (KiBs)
+constexpr std::size_t kBytesPerTileRow = 32;          // 28 (three buffers) + 4 (the tile's values)
+constexpr std::size_t kMinTileRows = 4096;
+constexpr int kPartitionBlock = 256;
+constexpr int kPartitionItems = 4;  // pairs per thread of the in-block index kernel
+
+HASHLAB_HD std::uint32_t partition_of(std::uint32_t key, std::uint32_t partitions) {
+  return hash::reduce_range(hash::murmur3_32(key, kPartitionSeed), partitions);
+}
+
+// 4.2.5, first partitioning kernel: the index of each pair within its partition. Block-local
+// counters (shared memory atomics) give the index within the block; one atomic per partition and
+// block on the global counters gives the block's place in the partition.
+__global__ void partition_index_in_block(const std::uint32_t* keys, std::size_t n, std::uint32_t partitions,
+                                         std::uint32_t* global_counts, std::uint32_t* index_in_partition) {
+  extern __shared__ std::uint32_t block_counts[];
+  for (std::uint32_t p = threadIdx.x; p < partitions; p += blockDim.x) block_counts[p] = 0;
+  __syncthreads();
+  const std::size_t base = blockIdx.x * std::size_t{kPartitionBlock * kPartitionItems};
+  std::uint32_t part[kPartitionItems];
+  std::uint32_t local[kPartitionItems];
+  for (int j = 0; j < kPartitionItems; ++j) {
+    const std::size_t i = base + std::size_t(j) * blockDim.x + threadIdx.x;
+    if (i < n) {
+      part[j] = partition_of(keys[i], partitions);
+      local[j] = atomicAdd(block_counts + part[j], 1u);
+    }
+  }
+  __syncthreads();
+  for (std::uint32_t p = threadIdx.x; p < partitions; p += blockDim.x) {
+    const std::uint32_t count = block_counts[p];
+    if (count > 0) block_counts[p] = atomicAdd(global_counts + p, count);
+  }
+  __syncthreads();
+  for (int j = 0; j < kPartitionItems; ++j) {
+    const std::size_t i = base + std::size_t(j) * blockDim.x + threadIdx.x;
+    if (i < n) index_in_partition[i] = block_counts[part[j]] + local[j];
+  }
+}
+
+// 4.2.5, third partitioning kernel: final index = the partition's start (the second kernel, a
+// prefix sum of the global counters) + the index within the partition; scatter the pair there.
+__global__ void partition_scatter(const std::uint32_t* keys, const std::uint64_t* values, std::size_t n,
+                                  std::uint32_t partitions, const std::uint32_t* index_in_partition,
+                                  const std::uint32_t* partition_begin, std::uint32_t* out_keys,
+                                  std::uint64_t* out_values) {
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
+       i += std::size_t{gridDim.x} * blockDim.x) {
+    const std::uint32_t key = keys[i];
+    const std::size_t at = std::size_t{partition_begin[partition_of(key, partitions)]} + index_in_partition[i];
+    out_keys[at] = key;
+    out_values[at] = values[i];
+  }
+}
+
+std::uint64_t combine_host(Aggregation op, std::uint64_t a, std::uint64_t b) {
+  switch (op) {
+    case Aggregation::kMin: return std::min(a, b);
+    case Aggregation::kMax: return std::max(a, b);
+    default: return a + b;
+  }
+}
+
+unsigned threads_or_default(unsigned threads) {
+  if (threads > 0) return threads;
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+// Runs body(i) for i < count on `threads` threads (strided), rethrowing the first exception.
+void parallel_for(std::size_t count, unsigned threads, const std::function<void(std::size_t)>& body) {
+  threads = static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(count, 1)));
+  std::vector<std::thread> pool;
+  std::exception_ptr error;
+  std::mutex error_mutex;
+  for (unsigned t = 0; t < threads; ++t)
+    pool.emplace_back([&, t] {
+      try {
+        for (std::size_t i = t; i < count; i += threads) body(i);
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(error_mutex);
+        if (!error) error = std::current_exception();
+      }
+    });
+  for (auto& th : pool) th.join();
+  if (error) std::rethrow_exception(error);
+}
+
+// 4.2.5, a CPU tile on t threads: each thread counts its slice's pairs per partition (local
+// counters), the counters are scanned (partition-major, then thread) into global positions, and
+// each thread writes its pairs there. offsets[p]: start of partition p in the tile's output.
+void partition_tile_on_cpu(const std::uint32_t* keys, const std::uint32_t* values, std::size_t rows, Aggregation op,
+                           std::uint32_t partitions, unsigned threads, std::uint32_t* out_keys,
+                           std::uint64_t* out_values, std::vector<std::size_t>& offsets) {
+  threads = static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(rows / 1024, 1)));
+  std::vector<std::vector<std::size_t>> local(threads, std::vector<std::size_t>(partitions, 0));
+  auto slice = [&](unsigned t) {
+    return std::pair<std::size_t, std::size_t>{rows * t / threads, rows * (t + 1) / threads};
+  };
+  parallel_for(threads, threads, [&](std::size_t t) {
+    auto [begin, end] = slice(static_cast<unsigned>(t));
+    auto& counts = local[t];
+    for (std::size_t i = begin; i < end; ++i) {
+      if (keys[i] == kEmptyKey)
+        throw std::invalid_argument("MP-EGA: the input holds the key 0xffffffff, which marks empty slots");
+      ++counts[partition_of(keys[i], partitions)];
+    }
+  });
+  offsets.assign(partitions + 1, 0);
+  std::size_t position = 0;
+  for (std::uint32_t p = 0; p < partitions; ++p) {
+    offsets[p] = position;
+    for (unsigned t = 0; t < threads; ++t) {
+      const std::size_t count = local[t][p];
+      local[t][p] = position;  // now thread t's next write position in partition p
+      position += count;
+    }
+  }
+  offsets[partitions] = position;
+  parallel_for(threads, threads, [&](std::size_t t) {
+    auto [begin, end] = slice(static_cast<unsigned>(t));
+    auto& next = local[t];
+    for (std::size_t i = begin; i < end; ++i) {
+      const std::size_t at = next[partition_of(keys[i], partitions)]++;
+      out_keys[at] = keys[i];
+      out_values[at] = op == Aggregation::kCount ? 1u : values[i];
+    }
+  });
+}
+
+double ms_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+// One stream's device state: declared stream first, so the buffers are freed before it.
+struct MpEga::StreamContext {
+  Stream stream;
+  SpEga ega;
+  DeviceBuffer<std::uint32_t> tile_values;  // the tile's value column before load_red widens it
+  DeviceBuffer<std::uint32_t> counts;       // global partition counters, then (scanned) partition starts
+  StreamContext(std::size_t rows)
+      : stream(), ega(rows, stream), tile_values(rows, stream), counts(kMaxPartitions, stream) {}
+};
+
+void MpEgaConfig::validate() const {
+  auto bad = [](const std::string& what) { throw std::invalid_argument("MP-EGA: " + what); };
+  if (streams < 1 || streams > 64) bad("streams must lie in [1, 64], got " + std::to_string(streams));
+  if (!(failure_probability > 0 && failure_probability < 1))
+    bad("failure probability p must lie in (0, 1), got " + std::to_string(failure_probability));
+  if (!(alpha_min > 0 && alpha_min <= alpha_max && alpha_max < 1))
+    bad("need 0 < alpha_min <= alpha_max < 1, got alpha_min = " + std::to_string(alpha_min) +
+        ", alpha_max = " + std::to_string(alpha_max));
+  if (alpha_min > 1 - alpha_max + 1e-9)
+    bad("alpha_min (" + std::to_string(alpha_min) + ") may not exceed 1 - alpha_max (" +
+        std::to_string(1 - alpha_max) + "): a round must be able to load alpha_min L pairs");
+  if (fixed_partitions > kMaxPartitions)
+    bad("at most " + std::to_string(kMaxPartitions) + " partitions, got " + std::to_string(fixed_partitions));
+}
+
+reference::GroupByResult HostGroups::to_reference(Aggregation op) const {
+  reference::GroupByResult result;
+  result.keys.emplace_back(keys, keys + count);
+  reference::AggregateColumn column;
+  column.op = op;
+  column.exact.assign(aggregates, aggregates + count);
+  result.aggregates.push_back(std::move(column));
+  result.sort_by_key();
+  return result;
+}
+
+std::size_t MpEga::tile_rows_for(std::size_t budget, int streams) {
+  if (streams < 1) return 0;
+  const std::size_t per_stream = budget / static_cast<std::size_t>(streams);
+  if (per_stream <= kReservePerStream) return 0;
+  const std::size_t rows = std::min<std::size_t>((per_stream - kReservePerStream) / kBytesPerTileRow, 0xfffffffeu);
+  return rows < kMinTileRows ? 0 : rows;
+}
+
+MpEga::MpEga(const MpEgaConfig& config, std::size_t max_rows) : config_(config), max_rows_(max_rows) {
+  config_.validate();
+  std::size_t free_bytes = 0, total_bytes = 0;
+  HASHLAB_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  std::size_t budget = config_.gpu_memory_budget;
+  if (budget == 0) budget = free_bytes / 10 * 9;
+  if (budget > free_bytes)
+    throw std::invalid_argument("MP-EGA: GPU memory budget " + format_bytes(budget) + " exceeds the free device memory " +
+                                format_bytes(free_bytes));
+  tile_rows_ = tile_rows_for(budget, config_.streams);
+  if (tile_rows_ == 0)
+    throw std::invalid_argument("MP-EGA: GPU memory budget " + format_bytes(budget) + " cannot hold one tile per stream (" +
+                                std::to_string(config_.streams) + " streams need at least " +
+                                format_bytes(config_.streams * (kReservePerStream + kMinTileRows * kBytesPerTileRow)) +
+                                ")");
+  // No stream needs buffers longer than the input (a smaller input leaves the budget unused).
+  tile_rows_ = std::min(tile_rows_, std::max(max_rows_, kMinTileRows));
+  for (int s = 0; s < config_.streams; ++s) contexts_.push_back(std::make_unique<StreamContext>(tile_rows_));
+  for (auto& c : contexts_) c->stream.synchronize();
+  const std::size_t capacity = max_rows_ + tile_rows_;  // tile j writes at j * L, the last tile may be short
+  tile_keys_ = PinnedBuffer<std::uint32_t>(capacity);
+  tile_values_ = PinnedBuffer<std::uint64_t>(capacity);
+  merged_keys_ = PinnedBuffer<std::uint32_t>(max_rows_);
+  merged_values_ = PinnedBuffer<std::uint64_t>(max_rows_);
+}
+
+MpEga::~MpEga() = default;
+
+const HostGroups& MpEga::run(const std::uint32_t* keys, const std::uint32_t* values, std::size_t n, Aggregation op) {
+  require_supported(op);
+  if (n > max_rows_)
+    throw std::invalid_argument("MP-EGA: " + std::to_string(n) + " rows exceed the workspace for " +
+                                std::to_string(max_rows_));
+  stats_ = {};
+  stats_.tile_rows = tile_rows_;
+  result_ = {};
+  if (n == 0) return result_;
+  const auto start = std::chrono::steady_clock::now();
+
+  // Theorem 1: k = the groups a stream's table takes before the feedback load calls it full.
+  const std::uint64_t groups = config_.groups_estimate > 0 ? config_.groups_estimate : n;
+  const auto k = std::max<std::uint64_t>(2, static_cast<std::uint64_t>(config_.alpha_max * tile_rows_));
+  partitions_ = config_.fixed_partitions > 0 ? config_.fixed_partitions
+                                             : std::min<std::uint64_t>(theorem1_partitions(groups, k, config_.failure_probability),
+                                                                       kMaxPartitions);
+  stats_.partitions = partitions_;
+
+  auto t0 = std::chrono::steady_clock::now();
+  generate(keys, values, n, op);
+  stats_.generate_ms = ms_since(t0);
+  t0 = std::chrono::steady_clock::now();
+  merge(op);
+  stats_.merge_ms = ms_since(t0);
+  t0 = std::chrono::steady_clock::now();
+  process(op);
+  stats_.process_ms = ms_since(t0);
+  stats_.total_ms = ms_since(start);
+  return result_;
+}
+
+// ---- partition-generating phase (Algorithm 2) ------------------------------------------------
+
+void MpEga::generate(const std::uint32_t* keys, const std::uint32_t* values, std::size_t n, Aggregation op) {
+  const std::size_t L = tile_rows_;
+  tiles_ = div_up(n, L);
+  stats_.tiles = tiles_;
+  tile_sizes_.assign(tiles_, 0);
+  tile_offsets_.assign(tiles_, {});
+  const auto parts = static_cast<std::uint32_t>(partitions_);
+  std::atomic<std::size_t> next_tile{0};
+  std::atomic<std::size_t> gpu_tiles{0}, cpu_tiles{0};
+  std::exception_ptr error;
+  std::mutex error_mutex;
+  int device = 0;
+  HASHLAB_CUDA_CHECK(cudaGetDevice(&device));
+
+  auto gpu_worker = [&](StreamContext& ctx) {
+    HASHLAB_CUDA_CHECK(cudaSetDevice(device));
+    const cudaStream_t s = ctx.stream;
+    auto& b = ctx.ega.buffers();
+    for (std::size_t j = next_tile++; j < tiles_; j = next_tile++) {
+      const std::size_t first = j * L;
+      const std::size_t rows = std::min(L, n - first);
+      // Copy in: keys straight into red, values beside them; load_red widens them in place.
+      HASHLAB_CUDA_CHECK(cudaMemcpyAsync(b.red_keys.data(), keys + first, rows * sizeof(std::uint32_t),
+                                         cudaMemcpyHostToDevice, s));
+      HASHLAB_CUDA_CHECK(cudaMemcpyAsync(ctx.tile_values.data(), values + first, rows * sizeof(std::uint32_t),
+                                         cudaMemcpyHostToDevice, s));
+      load_red(b, b.red_keys.data(), ctx.tile_values.data(), rows, op, s);
+      const Groups g = ctx.ega.run(rows, op, s);  // the tile's groups, in yellow
+      // The three partitioning kernels; the partitioned pairs go to red (free after SP-EGA), the
+      // index within the partition to blue.
+      ctx.counts.fill_bytes(0, s);
+      if (g.count > 0) {
+        const auto blocks = static_cast<unsigned>(div_up<std::size_t>(g.count, kPartitionBlock * kPartitionItems));
+        partition_index_in_block<<<blocks, kPartitionBlock, parts * sizeof(std::uint32_t), s>>>(
+            g.keys, g.count, parts, ctx.counts.data(), b.blue.data());
+        HASHLAB_CHECK_LAUNCH();
+      }
+      prim::exclusive_scan(ctx.counts.data(), ctx.counts.data(), parts, s);
+      if (g.count > 0) {
+        partition_scatter<<<grid_for(g.count), kDefaultBlock, 0, s>>>(g.keys, g.aggregates, g.count, parts,
+                                                                       b.blue.data(), ctx.counts.data(),
+                                                                       b.red_keys.data(), b.red_values.data());
+        HASHLAB_CHECK_LAUNCH();
+      }
+      // Copy out, to tile j's place in the pinned workspace.
+      std::vector<std::uint32_t> begins(parts);
+      HASHLAB_CUDA_CHECK(cudaMemcpyAsync(tile_keys_.data() + first, b.red_keys.data(),
+                                         g.count * sizeof(std::uint32_t), cudaMemcpyDeviceToHost, s));
+      HASHLAB_CUDA_CHECK(cudaMemcpyAsync(tile_values_.data() + first, b.red_values.data(),
+                                         g.count * sizeof(std::uint64_t), cudaMemcpyDeviceToHost, s));
+      HASHLAB_CUDA_CHECK(cudaMemcpyAsync(begins.data(), ctx.counts.data(), parts * sizeof(std::uint32_t),
+                                         cudaMemcpyDeviceToHost, s));
+      HASHLAB_CUDA_CHECK(cudaStreamSynchronize(s));
+      tile_sizes_[j] = g.count;
+      tile_offsets_[j].assign(begins.begin(), begins.end());
+      tile_offsets_[j].push_back(g.count);
+      ++gpu_tiles;
+    }
+  };
+  auto cpu_worker = [&] {
+    for (std::size_t j = next_tile++; j < tiles_; j = next_tile++) {
+      const std::size_t first = j * L;
+      const std::size_t rows = std::min(L, n - first);
+      partition_tile_on_cpu(keys + first, values + first, rows, op, parts, config_.cpu_tile_threads,
+                            tile_keys_.data() + first, tile_values_.data() + first, tile_offsets_[j]);
+      tile_sizes_[j] = rows;
+      ++cpu_tiles;
+    }
+  };
+  auto guarded = [&](const std::function<void()>& body) {
+    return [&, body] {
+      try {
+        body();
+      } catch (...) {
+        next_tile = tiles_;  // the others stop after their current tile
+        std::lock_guard<std::mutex> lock(error_mutex);
+        if (!error) error = std::current_exception();
+      }
+    };
+  };
+  std::vector<std::thread> threads;
+  for (auto& ctx : contexts_) threads.emplace_back(guarded([&, c = ctx.get()] { gpu_worker(*c); }));
+  if (config_.cpu_tile_threads > 0) threads.emplace_back(guarded(cpu_worker));
+  for (auto& th : threads) th.join();
+  if (error) std::rethrow_exception(error);
+  stats_.gpu_tiles = gpu_tiles;
+  stats_.cpu_tiles = cpu_tiles;
+}
+
+// ---- CPU merge of the tiles' partitions, with Algorithm 1 ------------------------------------
+
+void MpEga::merge(Aggregation) {
+  const std::size_t P = partitions_;
+  std::vector<std::uint64_t> sizes(P, 0);
+  for (std::size_t j = 0; j < tiles_; ++j)
+    for (std::size_t p = 0; p < P; ++p) sizes[p] += tile_offsets_[j][p + 1] - tile_offsets_[j][p];
+  stats_.partition_rows = std::accumulate(sizes.begin(), sizes.end(), std::uint64_t{0});
+
+  std::vector<std::vector<std::size_t>> merged;
+  if (config_.merge_small_partitions) {
+    merged = greedy_merge(sizes, tile_rows_);
+  } else {
+    for (std::size_t p = 0; p < P; ++p) merged.push_back({p});
+  }
+  // Lay the merged partitions out one after the other, each one's partitions together.
+  std::vector<std::size_t> destination(P, 0);
+  merged_begin_.assign(1, 0);
+  std::size_t position = 0;
+  for (const auto& group : merged) {
+    for (auto p : group) {
+      destination[p] = position;
+      position += sizes[p];
+    }
+    merged_begin_.push_back(position);
+  }
+  stats_.merged_partitions = merged.size();
+  const std::size_t L = tile_rows_;
+  parallel_for(P, threads_or_default(config_.host_threads), [&](std::size_t p) {
+    std::size_t at = destination[p];
+    for (std::size_t j = 0; j < tiles_; ++j) {
+      const std::size_t begin = j * L + tile_offsets_[j][p];
+      const std::size_t count = tile_offsets_[j][p + 1] - tile_offsets_[j][p];
+      std::memcpy(merged_keys_.data() + at, tile_keys_.data() + begin, count * sizeof(std::uint32_t));
+      std::memcpy(merged_values_.data() + at, tile_values_.data() + begin, count * sizeof(std::uint64_t));
+      at += count;
+    }
+  });
+}
+
+// ---- partition-processing phase (Algorithm 3) -------------------------------------------------
+
+void MpEga::process(Aggregation op) {
+  const std::size_t L = tile_rows_;
+  const std::size_t count = merged_begin_.size() - 1;
+  // Largest first, so that the big ones do not come last and leave the other streams idle.
+  std::vector<std::size_t> order(count);
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return merged_begin_[a + 1] - merged_begin_[a] > merged_begin_[b + 1] - merged_begin_[b];
+  });
+  std::atomic<std::size_t> next{0};
+  std::atomic<std::size_t> out_count{0}, oversize{0}, rounds{0}, cpu_rows{0};
+  std::exception_ptr error;
+  std::mutex error_mutex;
+  int device = 0;
+  HASHLAB_CUDA_CHECK(cudaGetDevice(&device));
+  // The results go to the tiles' workspace, free since the merge.
+  std::uint32_t* out_keys = tile_keys_.data();
+  std::uint64_t* out_values = tile_values_.data();
+
+  auto cpu_finish = [&](std::unordered_map<std::uint32_t, std::uint64_t>& table, const std::uint32_t* k,
+                        const std::uint64_t* v, std::size_t rows) {
+    for (std::size_t i = 0; i < rows; ++i) {
+      auto [it, inserted] = table.try_emplace(k[i], v[i]);
+      if (!inserted) it->second = combine_host(op, it->second, v[i]);
+    }
+  };
+  auto emit_table = [&](const std::unordered_map<std::uint32_t, std::uint64_t>& table) {
+    std::size_t at = out_count.fetch_add(table.size());
+    for (const auto& [key, value] : table) {
+      out_keys[at] = key;
+      out_values[at] = value;
+      ++at;
+    }
+  };
+
+  auto worker = [&](StreamContext& ctx) {
+    HASHLAB_CUDA_CHECK(cudaSetDevice(device));
+    const cudaStream_t s = ctx.stream;
+    auto& b = ctx.ega.buffers();
+    for (std::size_t i = next++; i < count; i = next++) {
+      const std::size_t m = order[i];
+      const std::size_t begin = merged_begin_[m];
+      const std::size_t rows = merged_begin_[m + 1] - begin;
+      if (rows == 0) continue;
+      const std::uint32_t* in_keys = merged_keys_.data() + begin;
+      const std::uint64_t* in_values = merged_values_.data() + begin;
+      if (rows > L) {
+        ++oversize;
+        if (config_.oversize == OversizeMode::kCpu) {
+          std::unordered_map<std::uint32_t, std::uint64_t> table;
+          cpu_finish(table, in_keys, in_values, rows);
+          cpu_rows += rows;
+          emit_table(table);
+          continue;
+        }
+      }
+      // Feedback load (4.2.2); a partition of at most L rows is the one-round case.
+      std::size_t loaded = 0;   // rows of the partition sent to the GPU so far
+      std::size_t results = 0;  // groups so far, in yellow[L - results, L)
+      const auto full = static_cast<std::size_t>(config_.alpha_max * L);
+      const auto least = std::max<std::size_t>(1, static_cast<std::size_t>(config_.alpha_min * L));
+      Groups g;
+      while (loaded < rows) {
+        const std::size_t room = L - results;
+        // At most L rows: one round. Else the feedback rule: fill up to alpha_max L, but never
+        // send fewer than alpha_min L pairs (PCIe efficiency).
+        const std::size_t want = rows <= L ? rows : std::max(full > results ? full - results : 0, least);
+        const std::size_t batch = std::min({rows - loaded, want, room});
+        if (results > 0) {  // the groups so far go first into red, the new pairs after them
+          HASHLAB_CUDA_CHECK(cudaMemcpyAsync(b.red_keys.data(), g.keys, results * sizeof(std::uint32_t),
+                                             cudaMemcpyDeviceToDevice, s));
+          HASHLAB_CUDA_CHECK(cudaMemcpyAsync(b.red_values.data(), g.aggregates, results * sizeof(std::uint64_t),
+                                             cudaMemcpyDeviceToDevice, s));
+        }
+        HASHLAB_CUDA_CHECK(cudaMemcpyAsync(b.red_keys.data() + results, in_keys + loaded,
+                                           batch * sizeof(std::uint32_t), cudaMemcpyHostToDevice, s));
+        HASHLAB_CUDA_CHECK(cudaMemcpyAsync(b.red_values.data() + results, in_values + loaded,
+                                           batch * sizeof(std::uint64_t), cudaMemcpyHostToDevice, s));
+        g = ctx.ega.run(results + batch, op, s);
+        results = g.count;
+        loaded += batch;
+        if (rows > L) ++rounds;
+        if (results > full) break;  // the table is "full": the CPU takes the rest
+      }
+      if (loaded == rows) {
+        const std::size_t at = out_count.fetch_add(results);
+        HASHLAB_CUDA_CHECK(cudaMemcpyAsync(out_keys + at, g.keys, results * sizeof(std::uint32_t),
+                                           cudaMemcpyDeviceToHost, s));
+        HASHLAB_CUDA_CHECK(cudaMemcpyAsync(out_values + at, g.aggregates, results * sizeof(std::uint64_t),
+                                           cudaMemcpyDeviceToHost, s));
+        HASHLAB_CUDA_CHECK(cudaStreamSynchronize(s));
+      } else {
+        // The GPU's groups and the rows it did not take, combined on the CPU.
+        std::vector<std::uint32_t> gpu_keys(results);
+        std::vector<std::uint64_t> gpu_values(results);
+        HASHLAB_CUDA_CHECK(cudaMemcpyAsync(gpu_keys.data(), g.keys, results * sizeof(std::uint32_t),
+                                           cudaMemcpyDeviceToHost, s));
+        HASHLAB_CUDA_CHECK(cudaMemcpyAsync(gpu_values.data(), g.aggregates, results * sizeof(std::uint64_t),
+                                           cudaMemcpyDeviceToHost, s));
+        HASHLAB_CUDA_CHECK(cudaStreamSynchronize(s));
+        std::unordered_map<std::uint32_t, std::uint64_t> table(2 * results);
+        cpu_finish(table, gpu_keys.data(), gpu_values.data(), results);
+        cpu_finish(table, in_keys + loaded, in_values + loaded, rows - loaded);
+        cpu_rows += rows - loaded;
+        emit_table(table);
+      }
+    }
+  };
+  std::vector<std::thread> threads;
+  for (auto& ctx : contexts_)
+    threads.emplace_back([&, c = ctx.get()] {
+      try {
+        worker(*c);
+      } catch (...) {
+        next = count;
+        std::lock_guard<std::mutex> lock(error_mutex);
+        if (!error) error = std::current_exception();
+      }
+    });
+  for (auto& th : threads) th.join();
+  if (error) std::rethrow_exception(error);
+  stats_.oversize_partitions = oversize;
+  stats_.feedback_rounds = rounds;
+  stats_.cpu_rows = cpu_rows;
+  result_ = HostGroups{out_keys, out_values, out_count};
+}
+
+std::size_t parse_bytes(const std::string& text) {
+  if (text.empty() || text == "0" || text == "auto") return 0;
+  std::size_t used = 0;
+  double number = 0;
+  try {
+    number = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  std::string unit = text.substr(used);
+  double scale = 0;
+  if (unit.empty() || unit == "B") scale = 1;
+  else if (unit == "KiB") scale = 1024.0;
+  else if (unit == "MiB") scale = 1024.0 * 1024;
+  else if (unit == "GiB") scale = 1024.0 * 1024 * 1024;
+  else if (unit == "KB") scale = 1e3;
+  else if (unit == "MB") scale = 1e6;
+  else if (unit == "GB") scale = 1e9;
+  if (used == 0 || scale == 0 || !(number >= 0) || number * scale > 1e15)
+    throw std::invalid_argument("not a byte count: '" + text + "' (examples: 2GiB, 512MiB, 100MB, 4096)");
+  return static_cast<std::size_t>(number * scale);
+}
+
+}  // namespace hashlab::ega

@@ -1,0 +1,313 @@
+// SP-EGA (EGA section 4.1): five phases on the red, yellow and blue arrays, one kernel (or CUB
+// scan) each. The comments name the subsection each kernel implements.
+#include "hashlab/ega/sp_ega.hpp"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "hashlab/common/launch.cuh"
+#include "hashlab/common/primitives.hpp"
+#include "ega_device.cuh"
+
+namespace hashlab::ega {
+namespace detail {
+
+__global__ void clear_table_kernel(std::uint32_t* keys, std::uint64_t* values, std::uint32_t* indicator,
+                                   std::size_t n, std::uint64_t identity) {
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
+       i += std::size_t{gridDim.x} * blockDim.x) {
+    keys[i] = kEmptyKey;
+    values[i] = identity;
+    if (indicator != nullptr) indicator[i] = 0;
+  }
+}
+
+void clear_table(std::uint32_t* keys, std::uint64_t* values, std::uint32_t* indicator, std::size_t n,
+                 std::uint64_t identity, cudaStream_t stream) {
+  if (n == 0) return;
+  clear_table_kernel<<<grid_for(n), kDefaultBlock, 0, stream>>>(keys, values, indicator, n, identity);
+  HASHLAB_CHECK_LAUNCH();
+}
+
+}  // namespace detail
+
+namespace {
+
+using detail::Status;
+
+__global__ void load_red_kernel(const std::uint32_t* keys, const std::uint32_t* values, std::size_t n,
+                                Aggregation op, std::uint32_t* red_keys, std::uint64_t* red_values) {
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
+       i += std::size_t{gridDim.x} * blockDim.x) {
+    red_keys[i] = keys[i];
+    red_values[i] = op == Aggregation::kCount ? 1u : values[i];
+  }
+}
+
+// 4.1.1 Phase 1: no-probe hash into the partial hash table (yellow part 1). A pair whose
+// position lies outside part 1 (scenario 1) or whose slot holds another key (scenario 2) is
+// left for later: blue[i] = 1. A pair that claims an empty slot (scenario 3), or finds its own
+// key there, is aggregated into the slot: blue[i] = 0. The slot's claimant sets the table
+// indicator (yellow part 2) to 1.
+__global__ void phase1_no_probe_insert(const std::uint32_t* red_keys, const std::uint64_t* red_values, std::size_t n,
+                                       Aggregation op, std::uint32_t* yellow_keys, std::uint64_t* yellow_values,
+                                       std::size_t length, std::size_t part1, std::uint32_t* blue,
+                                       std::uint32_t* status) {
+  std::uint32_t* table_indicator = yellow_keys + part1;
+  // Whole-warp rounds, so that the warp-level combine sees every lane (see detail::warp_combine).
+  const std::size_t stride = std::size_t{gridDim.x} * blockDim.x;
+  const std::size_t rounds = (n + stride - 1) / stride;
+  const std::size_t thread = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  for (std::size_t r = 0; r < rounds; ++r) {
+    const std::size_t i = r * stride + thread;
+    const unsigned active = __ballot_sync(detail::kFullMask, i < n);
+    if (i >= n) continue;
+    const std::uint32_t key = red_keys[i];
+    std::uint64_t value = red_values[i];
+    const unsigned peers = detail::warp_combine(active, key, value, op);
+    std::uint32_t unhashed = 1;
+    if (detail::is_leader(peers)) {
+      if (key == kEmptyKey) {  // rejected: the run throws; the pair goes nowhere
+        status[Status::kSentinelSeen] = 1;
+        unhashed = 0;
+      } else {
+        const std::size_t pos = detail::position_of(key, kPhase1Seed, length);
+        if (pos < part1) {
+          std::uint32_t current = yellow_keys[pos];
+          if (current == kEmptyKey) {
+            current = atomicCAS(yellow_keys + pos, kEmptyKey, key);
+            if (current == kEmptyKey) table_indicator[pos] = 1;
+          }
+          if (current == kEmptyKey || current == key) {
+            detail::combine(yellow_values + pos, op, value);
+            unhashed = 0;
+          }
+        }
+      }
+    }
+    // The leader's outcome holds for its peers (same key, same slot).
+    blue[i] = __shfl_sync(active, unhashed, __ffs(static_cast<int>(peers)) - 1);
+  }
+}
+
+// 4.1.2 Phase 2: collect the partial hash table's pairs into yellow part 3. After the in-place
+// (inclusive) scan of the indicator, slot i's pair goes to L - g1 + scan[i] - 1: phase 2's groups
+// end flush with yellow's end, g1 = scan[L1 - 1] of them.
+__global__ void phase2_collect_partial_table(std::uint32_t* yellow_keys, std::uint64_t* yellow_values,
+                                             std::size_t length, std::size_t part1, std::uint32_t* status) {
+  const std::uint32_t* scan = yellow_keys + part1;
+  const std::size_t groups = scan[part1 - 1];
+  const std::size_t first = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  if (first == 0) status[Status::kPartialGroups] = static_cast<std::uint32_t>(groups);
+  for (std::size_t i = first; i < part1; i += std::size_t{gridDim.x} * blockDim.x) {
+    const std::uint32_t key = yellow_keys[i];
+    if (key == kEmptyKey) continue;
+    const std::size_t at = length - groups + scan[i] - 1;
+    yellow_keys[at] = key;
+    yellow_values[at] = yellow_values[i];
+  }
+}
+
+// 4.1.3 Phase 3: collect the unhashed pairs of red into the left of yellow. After the in-place
+// (inclusive) scan of blue, pair i was unhashed iff scan[i] - scan[i - 1] == 1; it goes to
+// scan[i] - 1.
+__global__ void phase3_collect_unhashed(const std::uint32_t* red_keys, const std::uint64_t* red_values,
+                                        std::size_t n, const std::uint32_t* blue_scan, std::uint32_t* yellow_keys,
+                                        std::uint64_t* yellow_values, std::uint32_t* status) {
+  const std::size_t first = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  if (first == 0) status[Status::kUnhashedPairs] = blue_scan[n - 1];
+  for (std::size_t i = first; i < n; i += std::size_t{gridDim.x} * blockDim.x) {
+    const std::uint32_t before = i == 0 ? 0 : blue_scan[i - 1];
+    if (blue_scan[i] == before) continue;  // hashed in phase 1
+    yellow_keys[before] = red_keys[i];
+    yellow_values[before] = red_values[i];
+  }
+}
+
+// 4.1.4 Phase 4: linear-probe hash aggregation of the u unhashed pairs (yellow[0, u)) into red,
+// now the hash table (L slots), with blue as its indicator.
+__global__ void phase4_linear_probe_aggregate(const std::uint32_t* yellow_keys, const std::uint64_t* yellow_values,
+                                              std::size_t n, Aggregation op, std::uint32_t* red_keys,
+                                              std::uint64_t* red_values, std::uint32_t* blue, std::size_t length,
+                                              std::uint32_t* status) {
+  const std::size_t unhashed = status[Status::kUnhashedPairs];
+  const std::size_t count = unhashed < n ? unhashed : n;
+  const std::size_t stride = std::size_t{gridDim.x} * blockDim.x;
+  const std::size_t rounds = (count + stride - 1) / stride;
+  const std::size_t thread = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  for (std::size_t r = 0; r < rounds; ++r) {
+    const std::size_t i = r * stride + thread;
+    const unsigned active = __ballot_sync(detail::kFullMask, i < count);
+    if (i >= count) continue;
+    const std::uint32_t key = yellow_keys[i];
+    std::uint64_t value = yellow_values[i];
+    const unsigned peers = detail::warp_combine(active, key, value, op);
+    if (detail::is_leader(peers) &&
+        !detail::probe_aggregate(red_keys, red_values, blue, length, key, value, op, kPhase4Seed))
+      status[Status::kOverflow] = 1;
+  }
+}
+
+// 4.1.5 Phase 5: after the in-place (inclusive) scan of blue, collect red's groups next to phase
+// 2's: slot i goes to L - g1 - g2 + scan[i] - 1, so that all groups are yellow[L - g1 - g2, L).
+__global__ void phase5_collect_probe_table(const std::uint32_t* red_keys, const std::uint64_t* red_values,
+                                           const std::uint32_t* blue_scan, std::size_t length,
+                                           std::uint32_t* yellow_keys, std::uint64_t* yellow_values,
+                                           std::uint32_t* status) {
+  const std::size_t probe_groups = blue_scan[length - 1];
+  const std::size_t base = length - status[Status::kPartialGroups] - probe_groups;
+  const std::size_t first = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  if (first == 0) status[Status::kProbeGroups] = static_cast<std::uint32_t>(probe_groups);
+  for (std::size_t i = first; i < length; i += std::size_t{gridDim.x} * blockDim.x) {
+    const std::uint32_t key = red_keys[i];
+    if (key == kEmptyKey) continue;
+    const std::size_t at = base + blue_scan[i] - 1;
+    yellow_keys[at] = key;
+    yellow_values[at] = red_values[i];
+  }
+}
+
+void check_length(std::size_t length, const char* who) {
+  if (length >= kEmptyKey)
+    throw std::invalid_argument(std::string(who) + ": buffers of " + std::to_string(length) +
+                                " items; the 32-bit indicator scans allow at most 2^32 - 2");
+}
+
+}  // namespace
+
+bool supports(Aggregation op) { return op != Aggregation::kMean; }
+
+void require_supported(Aggregation op) {
+  if (!supports(op))
+    throw std::invalid_argument(std::string("EGA computes sum, count, min and max; '") + reference::to_string(op) +
+                                "' is not one pass (a mean is a sum and a count: run both)");
+}
+
+ThreeBuffers::ThreeBuffers(std::size_t length, cudaStream_t stream)
+    : red_keys(length, stream),
+      red_values(length, stream),
+      yellow_keys(length, stream),
+      yellow_values(length, stream),
+      blue(length, stream) {}
+
+YellowParts YellowParts::for_length(std::size_t length) {
+  YellowParts parts;
+  parts.part1 = length / 3;
+  parts.part2_begin = parts.part1;
+  parts.part3_begin = 2 * parts.part1;
+  return parts;
+}
+
+void load_red(ThreeBuffers& buffers, const std::uint32_t* keys, const std::uint32_t* values, std::size_t n,
+              Aggregation op, cudaStream_t stream) {
+  require_supported(op);
+  if (n > buffers.length())
+    throw std::invalid_argument("EGA: " + std::to_string(n) + " input pairs do not fit buffers of length L = " +
+                                std::to_string(buffers.length()));
+  if (n == 0) return;
+  load_red_kernel<<<grid_for(n), kDefaultBlock, 0, stream>>>(keys, values, n, op, buffers.red_keys.data(),
+                                                             buffers.red_values.data());
+  HASHLAB_CHECK_LAUNCH();
+}
+
+reference::GroupByResult Groups::to_reference(Aggregation op, cudaStream_t stream) const {
+  reference::GroupByResult result;
+  std::vector<std::uint32_t> k(count);
+  std::vector<std::uint64_t> v(count);
+  if (count > 0) {
+    HASHLAB_CUDA_CHECK(cudaMemcpyAsync(k.data(), keys, count * sizeof(std::uint32_t), cudaMemcpyDeviceToHost, stream));
+    HASHLAB_CUDA_CHECK(cudaMemcpyAsync(v.data(), aggregates, count * sizeof(std::uint64_t), cudaMemcpyDeviceToHost,
+                                       stream));
+    HASHLAB_CUDA_CHECK(cudaStreamSynchronize(stream));
+  }
+  result.keys.push_back(std::move(k));
+  reference::AggregateColumn column;
+  column.op = op;
+  column.exact.assign(v.begin(), v.end());
+  result.aggregates.push_back(std::move(column));
+  result.sort_by_key();
+  return result;
+}
+
+std::size_t length_for(std::size_t groups, double load_factor) {
+  if (!(load_factor > 0.0 && load_factor < 1.0))
+    throw std::invalid_argument("EGA: load factor " + std::to_string(load_factor) +
+                                " is outside (0, 1) (load factor = groups / L)");
+  return static_cast<std::size_t>(std::ceil(static_cast<double>(groups) / load_factor));
+}
+
+SpEga::SpEga(std::size_t length, cudaStream_t stream) : status_(detail::kStatusWords, stream) {
+  check_length(length, "SP-EGA");
+  buffers_ = ThreeBuffers(length, stream);
+}
+
+Groups SpEga::run(std::size_t n, Aggregation op, cudaStream_t stream, const PhaseHook& after_phase) {
+  require_supported(op);
+  const std::size_t length = buffers_.length();
+  if (n > length)
+    throw std::invalid_argument("SP-EGA: " + std::to_string(n) + " pairs do not fit buffers of length L = " +
+                                std::to_string(length));
+  counts_ = {};
+  if (n == 0) return Groups{buffers_.yellow_keys.data() + length, buffers_.yellow_values.data() + length, 0};
+  const YellowParts parts = YellowParts::for_length(length);
+  auto& b = buffers_;
+  std::uint32_t* status = status_.data();
+  const std::uint64_t identity = detail::identity_of(op);
+  status_.fill_bytes(0, stream);
+
+  // Phase 1: the partial table (part 1) empty, its indicator (part 2) zero, then insert.
+  detail::clear_table(b.yellow_keys.data(), b.yellow_values.data(), b.yellow_keys.data() + parts.part2_begin,
+                      parts.part1, identity, stream);
+  phase1_no_probe_insert<<<grid_for(n), kDefaultBlock, 0, stream>>>(
+      b.red_keys.data(), b.red_values.data(), n, op, b.yellow_keys.data(), b.yellow_values.data(), length,
+      parts.part1, b.blue.data(), status);
+  HASHLAB_CHECK_LAUNCH();
+  if (after_phase) after_phase(1, stream);
+
+  // Phase 2 (with L < 3 there is no partial table: g1 stays 0).
+  if (parts.part1 > 0) {
+    std::uint32_t* indicator = b.yellow_keys.data() + parts.part2_begin;
+    prim::inclusive_scan(indicator, indicator, parts.part1, stream);
+    phase2_collect_partial_table<<<grid_for(parts.part1), kDefaultBlock, 0, stream>>>(
+        b.yellow_keys.data(), b.yellow_values.data(), length, parts.part1, status);
+    HASHLAB_CHECK_LAUNCH();
+  }
+  if (after_phase) after_phase(2, stream);
+
+  // Phase 3.
+  prim::inclusive_scan(b.blue.data(), b.blue.data(), n, stream);
+  phase3_collect_unhashed<<<grid_for(n), kDefaultBlock, 0, stream>>>(
+      b.red_keys.data(), b.red_values.data(), n, b.blue.data(), b.yellow_keys.data(), b.yellow_values.data(), status);
+  HASHLAB_CHECK_LAUNCH();
+  if (after_phase) after_phase(3, stream);
+
+  // Phase 4: red becomes the hash table (all L slots empty), blue its indicator (zero).
+  detail::clear_table(b.red_keys.data(), b.red_values.data(), b.blue.data(), length, identity, stream);
+  phase4_linear_probe_aggregate<<<grid_for(n), kDefaultBlock, 0, stream>>>(
+      b.yellow_keys.data(), b.yellow_values.data(), n, op, b.red_keys.data(), b.red_values.data(), b.blue.data(),
+      length, status);
+  HASHLAB_CHECK_LAUNCH();
+  if (after_phase) after_phase(4, stream);
+
+  // Phase 5.
+  prim::inclusive_scan(b.blue.data(), b.blue.data(), length, stream);
+  phase5_collect_probe_table<<<grid_for(length), kDefaultBlock, 0, stream>>>(
+      b.red_keys.data(), b.red_values.data(), b.blue.data(), length, b.yellow_keys.data(), b.yellow_values.data(),
+      status);
+  HASHLAB_CHECK_LAUNCH();
+  if (after_phase) after_phase(5, stream);
+
+  const auto words = status_.to_host(stream);
+  if (words[Status::kSentinelSeen] != 0)
+    throw std::invalid_argument("SP-EGA: the input holds the key 0xffffffff, which marks empty slots");
+  if (words[Status::kOverflow] != 0)  // n <= L makes this impossible; a broken invariant, not bad input
+    throw std::runtime_error("SP-EGA: phase 4's table overflowed (" + std::to_string(length) + " slots)");
+  counts_.partial_table_groups = words[Status::kPartialGroups];
+  counts_.unhashed_pairs = words[Status::kUnhashedPairs];
+  counts_.probe_table_groups = words[Status::kProbeGroups];
+  const std::size_t groups = counts_.partial_table_groups + counts_.probe_table_groups;
+  return Groups{b.yellow_keys.data() + (length - groups), b.yellow_values.data() + (length - groups), groups};
+}
+
+}  // namespace hashlab::ega
