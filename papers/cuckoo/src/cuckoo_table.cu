@@ -67,25 +67,12 @@ __global__ void cuckoo_insert(const std::uint32_t* keys, const std::uint32_t* va
   }
 }
 
-// Listing 4.2 (section 4.3.2): check h_1 .. h_K in order; the value, or NOT_FOUND.
+// Listing 4.2 (section 4.3.2): one thread per query checks h_1 .. h_K in order.
 template <HashKind H, int K>
 __global__ void cuckoo_retrieve(const unsigned long long* table, HashFunctions f, const std::uint32_t* queries,
                                 std::size_t n, std::uint32_t* values_out) {
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x) {
-    const std::uint32_t key = queries[i];
-    std::uint32_t value = kNotFound;
-    if (key != kEmptyKey) {  // the empty slot's key matches no stored item
-#pragma unroll
-      for (int j = 0; j < K; ++j) {
-        const unsigned long long entry = table[hash_slot<H>(f.c[j], key, f.table_size)];
-        if (get_key(entry) == key) {
-          value = get_value(entry);
-          break;
-        }
-      }
-    }
-    values_out[i] = value;
-  }
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x)
+    values_out[i] = detail::retrieve_one<H, K>(table, f, queries[i]);
 }
 
 }  // namespace
@@ -139,10 +126,16 @@ void CuckooHashTable::find(const std::uint32_t* queries, std::size_t n, std::uin
                            cudaStream_t stream) const {
   if (n == 0) return;
   if (slots_.empty()) throw std::logic_error("CuckooHashTable::find before build");
-  const auto* table = reinterpret_cast<const unsigned long long*>(slots_.data());
-  detail::dispatch(functions_.kind, functions_.count, [&](auto kind_c, auto count_c) {
+  detail::retrieve(slots_.data(), functions_, queries, n, values_out, stream);
+}
+
+void detail::retrieve(const std::uint64_t* slots, const HashFunctions& f, const std::uint32_t* queries, std::size_t n,
+                      std::uint32_t* values_out, cudaStream_t stream) {
+  if (n == 0) return;
+  const auto* table = reinterpret_cast<const unsigned long long*>(slots);
+  dispatch(f.kind, f.count, [&](auto kind_c, auto count_c) {
     cuckoo_retrieve<decltype(kind_c)::value, decltype(count_c)::value>
-        <<<grid_for(n), kDefaultBlock, 0, stream>>>(table, functions_, queries, n, values_out);
+        <<<grid_for(n), kDefaultBlock, 0, stream>>>(table, f, queries, n, values_out);
     HASHLAB_CHECK_LAUNCH();
   });
 }

@@ -102,7 +102,24 @@ int build_with_restarts(const char* what, std::uint64_t n, std::uint32_t table_s
   throw BuildFailure(msg.str());
 }
 
+/// Listing 4.2 for one key: check h_1 .. h_K in order; the entry's value, or kNotFound.
+template <HashKind H, int K>
+__device__ __forceinline__ std::uint32_t retrieve_one(const unsigned long long* table, const HashFunctions& f,
+                                                      std::uint32_t key) {
+  if (key == kEmptyKey) return kNotFound;  // the empty slot's key matches no stored item
+#pragma unroll
+  for (int j = 0; j < K; ++j) {
+    const unsigned long long entry = table[hash_slot<H>(f.c[j], key, f.table_size)];
+    if (get_key(entry) == key) return get_value(entry);
+  }
+  return kNotFound;
+}
+
 /// Fills `slots` with kEmptyEntry (each attempt starts from an empty table).
 void fill_empty(std::uint64_t* slots, std::size_t n, cudaStream_t stream);
+
+/// Listing 4.2 over n queries of a table of 64-bit entries built with `f`.
+void retrieve(const std::uint64_t* slots, const HashFunctions& f, const std::uint32_t* queries, std::size_t n,
+              std::uint32_t* values_out, cudaStream_t stream);
 
 }  // namespace hashlab::cuckoo::detail
