@@ -58,7 +58,7 @@ __global__ void cuckoo_insert(const std::uint32_t* keys, const std::uint32_t* va
     // An item was evicted: re-insert it with the function after the one that put it here.
     std::uint32_t loc[K];
     detail::all_locations<H, K>(f, key, loc);
-    location = detail::next_location<K>(loc, location);
+    location = next_location<K>(loc, location);
   }
   if (!placed) atomicOr(status, detail::kStatusFailed);  // the eviction chain was too long
   if constexpr (kCount) {

@@ -47,30 +47,6 @@ __device__ __forceinline__ void all_locations(const HashFunctions& f, std::uint3
   for (int i = 0; i < K; ++i) loc[i] = hash_slot<H>(f.c[i], key, f.table_size);
 }
 
-/// Where an item evicted from slot `from` goes next (section 4.3.1.2): the function after the
-/// first one that points to `from`, round robin, skipping functions that point to `from` too
-/// (the chapter's suggested fix for the short-circuit of Listing 4.1, which would send the item
-/// straight back into the slot it just left).
-template <int K>
-__device__ __forceinline__ std::uint32_t next_location(const std::uint32_t (&loc)[K], std::uint32_t from) {
-  bool passed = false;  // seen the first function that points to `from`
-  bool done = false;
-  std::uint32_t next = loc[0];
-#pragma unroll
-  for (int t = 0; t < 2 * K; ++t) {
-    const std::uint32_t l = loc[t % K];
-    if (!done) {
-      if (passed && l != from) {
-        next = l;
-        done = true;
-      } else if (l == from) {
-        passed = true;
-      }
-    }
-  }
-  return done ? next : (passed ? from : loc[0]);
-}
-
 /// The host side of section 4.3.1.2's restarts: up to config.max_attempts times, draw new
 /// constants into `functions` and run `attempt(functions)` (which must clear the table, reset
 /// the status word to 0 and launch the insertion); stop at the first attempt whose status has no

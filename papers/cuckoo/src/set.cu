@@ -27,7 +27,7 @@ __global__ void set_insert(const std::uint32_t* keys, std::size_t n, std::uint32
     key = evicted;
     std::uint32_t loc[K];
     detail::all_locations<H, K>(f, key, loc);
-    location = detail::next_location<K>(loc, location);
+    location = next_location<K>(loc, location);
   }
   atomicOr(status, detail::kStatusFailed);
 }

@@ -127,3 +127,25 @@ TEST(Entries, PackKeyHighAndValueLow) {
 
 }  // namespace
 }  // namespace hashlab::cuckoo
+
+namespace hashlab::cuckoo {
+namespace {
+
+TEST(NextLocation, RoundRobinAfterTheFunctionThatPlacedTheItem) {
+  const std::uint32_t loc[4] = {10, 20, 30, 40};
+  EXPECT_EQ(next_location<4>(loc, 10), 20u);
+  EXPECT_EQ(next_location<4>(loc, 20), 30u);
+  EXPECT_EQ(next_location<4>(loc, 30), 40u);
+  EXPECT_EQ(next_location<4>(loc, 40), 10u);  // from its last slot back to h_1
+}
+
+TEST(NextLocation, SkipsFunctionsThatPointToTheSameSlot) {
+  const std::uint32_t loc[4] = {5, 5, 7, 5};
+  EXPECT_EQ(next_location<4>(loc, 5), 7u);
+  EXPECT_EQ(next_location<4>(loc, 7), 5u);
+  const std::uint32_t same[3] = {3, 3, 3};
+  EXPECT_EQ(next_location<3>(same, 3), 3u);
+}
+
+}  // namespace
+}  // namespace hashlab::cuckoo

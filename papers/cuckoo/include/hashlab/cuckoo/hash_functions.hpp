@@ -82,6 +82,33 @@ struct HashFunctions {
   static HashFunctions draw(HashKind kind, int count, std::uint32_t table_size, std::mt19937_64& rng);
 };
 
+/// Where an item evicted from slot `from` goes next (section 4.3.1.2), given its slots
+/// loc[0..K) = h_1(k) .. h_K(k): the slot of the function after the first one that points to
+/// `from`, round robin, skipping functions that point to `from` too (the chapter's suggested fix
+/// for the short-circuit of Listing 4.1, which would send the item back into the slot it just
+/// left when two of its functions agree). `from` itself only when all K slots are `from`.
+template <int K>
+HASHLAB_HD std::uint32_t next_location(const std::uint32_t (&loc)[K], std::uint32_t from) {
+  bool passed = false;  // seen the first function that points to `from`
+  bool done = false;
+  std::uint32_t next = loc[0];
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+  for (int t = 0; t < 2 * K; ++t) {
+    const std::uint32_t l = loc[t % K];
+    if (!done) {
+      if (passed && l != from) {
+        next = l;
+        done = true;
+      } else if (l == from) {
+        passed = true;
+      }
+    }
+  }
+  return done ? next : (passed ? from : loc[0]);
+}
+
 /// max_iterations = 7 lg N (section 4.3.1.1), lg rounded up, at least 7 (N <= 2).
 std::uint32_t default_max_iterations(std::uint64_t n);
 
