@@ -35,12 +35,41 @@ using harness::RunOptions;
 constexpr std::uint64_t k16K = 1u << 14, k1M = 1u << 20, k32M = 1u << 25;
 constexpr std::uint64_t k10M = 10000000;
 
+int max_attempts_option(const RunOptions& o) {
+  const std::string& text = o.option("cuckoo-max-attempts");
+  std::size_t used = 0;
+  int value = 0;
+  try {
+    value = std::stoi(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text.size() || value < 1)
+    throw std::invalid_argument("--cuckoo-max-attempts must be a whole number >= 1, got '" + text + "'");
+  return value;
+}
+
+HashKind hash_option(const RunOptions& o) {
+  try {
+    return parse_hash_kind(o.option("cuckoo-hash"));
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(std::string("--cuckoo-hash: ") + e.what());
+  }
+}
+
+// Checks the module's options when the run is planned, so a bad value stops it before any point.
+std::vector<Point> checked(const RunOptions& o, std::vector<Point> points) {
+  hash_option(o);
+  max_attempts_option(o);
+  return points;
+}
+
 CuckooConfig config_from(const RunOptions& o, int functions, double space) {
   CuckooConfig c;
   c.num_hash_functions = functions;
   c.space_factor = space;
-  c.hash = parse_hash_kind(o.option("cuckoo-hash"));
-  c.max_attempts = std::stoi(o.option("cuckoo-max-attempts"));
+  c.hash = hash_option(o);
+  c.max_attempts = max_attempts_option(o);
   c.seed = o.seed;
   return c;
 }
@@ -491,7 +520,7 @@ const harness::Registrar registrar([](harness::Registry& r) {
     e.figure = figure;
     e.description = description;
     e.variants = std::move(variants);
-    e.plan = std::move(plan);
+    e.plan = [plan = std::move(plan)](const RunOptions& o) { return checked(o, plan(o)); };
     e.run = std::move(run);
     r.add_experiment(std::move(e));
   };
