@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <random>
+#include <stdexcept>
 #include <string>
 
 #include "hashlab/common/memory.hpp"
