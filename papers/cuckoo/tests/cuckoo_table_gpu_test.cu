@@ -8,6 +8,7 @@
 #include "hashlab/cuckoo/cuckoo_table.hpp"
 #include "hashlab/reference/lookup.hpp"
 #include "hashlab/testing/gpu_test.hpp"
+#include "host_copy.hpp"
 
 namespace hashlab::cuckoo {
 namespace {
@@ -71,6 +72,10 @@ struct Params {
   HashKind hash;
 };
 
+void PrintTo(const Params& p, std::ostream* os) {
+  *os << p.functions << " functions, " << p.space << " N, " << to_string(p.hash);
+}
+
 class CuckooTableParams : public testing::GpuTestWithParam<Params> {
  protected:
   testing::LazyStream stream;
@@ -108,8 +113,7 @@ TEST_F(CuckooTable, StoresEntriesAsKeyHighValueLowAndEmptyAsAllOnesKeyZeroValue)
   auto dk = to_device(keys, stream);
   auto dv = to_device(values, stream);
   table.build(dk.data(), dv.data(), 1, stream);
-  std::vector<std::uint64_t> slots(table.table_size());
-  HASHLAB_CUDA_CHECK(cudaMemcpy(slots.data(), table.slots(), slots.size() * 8, cudaMemcpyDeviceToHost));
+  const auto slots = test_support::host_copy(table.slots(), table.table_size(), stream);
   EXPECT_EQ(std::count(slots.begin(), slots.end(), (std::uint64_t{5} << 32) | 9u), 1);
   EXPECT_EQ(std::count(slots.begin(), slots.end(), std::uint64_t{0xffffffffu} << 32), static_cast<long>(slots.size()) - 1);
 }
@@ -233,8 +237,7 @@ TEST_F(CuckooTable, DuplicateKeysKeepEveryCopyAndFindReturnsOneOfTheirValues) {
   EXPECT_TRUE(got[0] == 1 || got[0] == 3) << got[0];
   EXPECT_EQ(got[1], 2u);
   EXPECT_EQ(got[2], 4u);
-  std::vector<std::uint64_t> slots(table.table_size());
-  HASHLAB_CUDA_CHECK(cudaMemcpy(slots.data(), table.slots(), slots.size() * 8, cudaMemcpyDeviceToHost));
+  const auto slots = test_support::host_copy(table.slots(), table.table_size(), stream);
   EXPECT_EQ(std::count_if(slots.begin(), slots.end(), [](std::uint64_t e) { return get_key(e) == 7; }), 2);
 }
 

@@ -10,6 +10,7 @@
 #include "hashlab/cuckoo/set.hpp"
 #include "hashlab/reference/lookup.hpp"
 #include "hashlab/testing/gpu_test.hpp"
+#include "host_copy.hpp"
 
 namespace hashlab::cuckoo {
 namespace {
@@ -18,6 +19,8 @@ struct Case {
   std::size_t n;
   double multiplicity;
 };
+
+void PrintTo(const Case& c, std::ostream* os) { *os << "n=" << c.n << " multiplicity=" << c.multiplicity; }
 
 std::string case_name(const ::testing::TestParamInfo<Case>& info) {
   return "n" + std::to_string(info.param.n) + "_mult" + std::to_string(static_cast<int>(info.param.multiplicity));
@@ -52,8 +55,7 @@ TEST_P(Specializations, SetHoldsEachDistinctKeyOnceAndNothingElse) {
   auto dk = to_device(in.keys, stream);
   set.build(dk.data(), in.keys.size(), stream);
   // The cleanup left exactly one copy of every distinct key.
-  std::vector<std::uint32_t> slots(set.table_size());
-  HASHLAB_CUDA_CHECK(cudaMemcpy(slots.data(), set.slots(), slots.size() * 4, cudaMemcpyDeviceToHost));
+  auto slots = test_support::host_copy(set.slots(), set.table_size(), stream);
   slots.erase(std::remove(slots.begin(), slots.end(), kEmptyKey), slots.end());
   std::sort(slots.begin(), slots.end());
   EXPECT_EQ(slots, reference::distinct_keys(in.keys));
@@ -80,9 +82,7 @@ void check_compacting(Table& table, const Input& in, cudaStream_t stream) {
   ids.fill_bytes(0, stream);
   table.find(dq.data(), queries.size(), ids.data(), stream);
   const auto got = ids.to_host(stream);
-  std::vector<std::uint32_t> compacted(table.unique_keys());
-  if (!compacted.empty())
-    HASHLAB_CUDA_CHECK(cudaMemcpy(compacted.data(), table.keys(), compacted.size() * 4, cudaMemcpyDeviceToHost));
+  const auto compacted = test_support::host_copy(table.keys(), table.unique_keys(), stream);
   auto sorted = compacted;
   std::sort(sorted.begin(), sorted.end());
   EXPECT_EQ(sorted, distinct) << "the compacted list holds each distinct key once";
@@ -121,9 +121,7 @@ void check_multivalue(Table& table, const Input& in, cudaStream_t stream) {
   out.fill_bytes(0, stream);
   table.find(dq.data(), queries.size(), out.data(), stream);
   const auto info = out.to_host(stream);
-  std::vector<std::uint32_t> sorted_values(in.keys.size());
-  if (!sorted_values.empty())
-    HASHLAB_CUDA_CHECK(cudaMemcpy(sorted_values.data(), table.sorted_values(), sorted_values.size() * 4, cudaMemcpyDeviceToHost));
+  const auto sorted_values = test_support::host_copy(table.sorted_values(), in.keys.size(), stream);
   std::map<std::uint32_t, bool> checked;
   for (std::size_t i = 0; i < in.keys.size(); ++i) {
     ASSERT_EQ(info[i].count, expected.count(in.keys[i])) << "key " << in.keys[i];
@@ -189,8 +187,7 @@ TEST_F(SpecializationErrors, SetOfManyCopiesOfOneKeyBuilds) {
   auto dk = to_device(keys, stream);
   CuckooSet set;
   set.build(dk.data(), keys.size(), stream);
-  std::vector<std::uint32_t> slots(set.table_size());
-  HASHLAB_CUDA_CHECK(cudaMemcpy(slots.data(), set.slots(), slots.size() * 4, cudaMemcpyDeviceToHost));
+  auto slots = test_support::host_copy(set.slots(), set.table_size(), stream);
   EXPECT_EQ(std::count(slots.begin(), slots.end(), 99u), 1);
 }
 
