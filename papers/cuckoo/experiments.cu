@@ -1,0 +1,629 @@
+// The chapter's figures as registered experiments ("hashlab run cuckoo"), and the demo.
+//
+//   fig4_4          insertion and retrieval rates vs N: cuckoo 1.25N and 1.42N, sorted array
+//   failed_queries  10M items, 0..100% of queries absent, 4 and 3 hash functions (section 4.5.1)
+//   fig4_5          compacting table vs sorted structure, 10M keys, rising multiplicity
+//   fig4_6          multivalue table vs sorted structure, 10M pairs, rising multiplicity
+//   fig4_7          construction rate vs space 1.05N..5N beside the cost model of 4.5.3
+//   block_size      construction rate vs threads per block (the chapter's choice: 64)
+//   restart_rate    failed attempts at 32M, 1.25N, 4 functions, 7 lg N (chapter: 0.56%)
+//   min_space       smallest practical table size for 2..5 functions (chapter: ~2.1, 1.1, 1.03, 1.02 N)
+#include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <iostream>
+
+#include "hashlab/baselines/sorted_array.hpp"
+#include "hashlab/common/device.hpp"
+#include "hashlab/common/generator.hpp"
+#include "hashlab/common/memory.hpp"
+#include "hashlab/cuckoo/cost_model.hpp"
+#include "hashlab/cuckoo/cuckoo_table.hpp"
+#include "hashlab/cuckoo/multivalue.hpp"
+#include "hashlab/cuckoo/set.hpp"
+#include "hashlab/harness/experiment.hpp"
+#include "hashlab/harness/probe.hpp"
+
+namespace hashlab::cuckoo {
+namespace {
+
+using harness::Experiment;
+using harness::Point;
+using harness::PointContext;
+using harness::RunOptions;
+
+constexpr std::uint64_t k16K = 1u << 14, k1M = 1u << 20, k32M = 1u << 25;
+constexpr std::uint64_t k10M = 10000000;
+
+// Device memory to the host in the order of `stream` (non-blocking: cudaMemcpy would not wait).
+template <class T>
+std::vector<T> host_copy(const T* device, std::size_t n, cudaStream_t stream) {
+  std::vector<T> out(n);
+  if (n > 0) {
+    HASHLAB_CUDA_CHECK(cudaMemcpyAsync(out.data(), device, n * sizeof(T), cudaMemcpyDeviceToHost, stream));
+    HASHLAB_CUDA_CHECK(cudaStreamSynchronize(stream));
+  }
+  return out;
+}
+
+int max_attempts_option(const RunOptions& o) {
+  const std::string& text = o.option("cuckoo-max-attempts");
+  std::size_t used = 0;
+  int value = 0;
+  try {
+    value = std::stoi(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text.size() || value < 1)
+    throw std::invalid_argument("--cuckoo-max-attempts must be a whole number >= 1, got '" + text + "'");
+  return value;
+}
+
+HashKind hash_option(const RunOptions& o) {
+  try {
+    return parse_hash_kind(o.option("cuckoo-hash"));
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(std::string("--cuckoo-hash: ") + e.what());
+  }
+}
+
+// Checks the module's options when the run is planned, so a bad value stops it before any point.
+std::vector<Point> checked(const RunOptions& o, std::vector<Point> points) {
+  hash_option(o);
+  max_attempts_option(o);
+  return points;
+}
+
+CuckooConfig config_from(const RunOptions& o, int functions, double space) {
+  CuckooConfig c;
+  c.num_hash_functions = functions;
+  c.space_factor = space;
+  c.hash = hash_option(o);
+  c.max_attempts = max_attempts_option(o);
+  c.seed = o.seed;
+  return c;
+}
+
+CostModel model_of(PointContext& ctx) {
+  const auto& limits = ctx.cached<harness::DeviceLimits>("limits", [&] { return harness::device_limits(ctx.options().out_dir); });
+  return CostModel{limits.t_uncoalesced_ns(), limits.t_coalesced_ns()};
+}
+
+// ---- inputs: n unique random keys with values, and n keys absent from them ---------------------
+
+struct Pairs {
+  DeviceBuffer<std::uint32_t> keys, values, absent;
+  std::vector<std::uint32_t> host_values;
+};
+
+Pairs& pairs(PointContext& ctx, std::uint64_t n, bool with_absent = false) {
+  return ctx.cached<Pairs>("pairs:" + std::to_string(n) + (with_absent ? "+absent" : ""), [&] {
+    ctx.drop_cached("pairs:");
+    Pairs p;
+    DeviceBuffer<std::uint32_t> all(with_absent ? 2 * n : n, ctx.stream());
+    gen::generate_keys(gen::KeySpec::unique(), ctx.seed(), all.data(), all.size(), ctx.stream());
+    p.keys = DeviceBuffer<std::uint32_t>(n, ctx.stream());
+    HASHLAB_CUDA_CHECK(cudaMemcpyAsync(p.keys.data(), all.data(), n * 4, cudaMemcpyDeviceToDevice, ctx.stream()));
+    if (with_absent) {
+      p.absent = DeviceBuffer<std::uint32_t>(n, ctx.stream());
+      HASHLAB_CUDA_CHECK(cudaMemcpyAsync(p.absent.data(), all.data() + n, n * 4, cudaMemcpyDeviceToDevice, ctx.stream()));
+    }
+    p.values = DeviceBuffer<std::uint32_t>(n, ctx.stream());
+    gen::generate_values<std::uint32_t>(ctx.seed() + 1, 0, 0xfffffffeu, p.values.data(), n, ctx.stream());
+    p.host_values = p.values.to_host(ctx.stream());
+    return p;
+  });
+}
+
+// A lookup of every inserted key returns exactly the values inserted with them (the CPU
+// reference for unique keys: value i for key i).
+void verify_all_found(PointContext& ctx, const DeviceBuffer<std::uint32_t>& found, const Pairs& p) {
+  const auto got = found.to_host(ctx.stream());
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < got.size(); ++i) wrong += got[i] != p.host_values[i];
+  ctx.verify(wrong == 0, std::to_string(wrong) + " of " + std::to_string(got.size()) + " lookups returned a wrong value");
+}
+
+std::vector<Point> sweep(const std::vector<std::string>& variants, const std::vector<std::uint64_t>& sizes,
+                         const std::string& param = "", const std::vector<double>& values = {0}) {
+  std::vector<Point> points;
+  for (auto n : sizes)
+    for (double v : values)
+      for (const auto& variant : variants) points.push_back({variant, n, param, param.empty() ? 0 : v});
+  return points;
+}
+
+// Builds `table` from the pairs under time_gpu; counts the attempts of every timed build.
+harness::Timing time_build(PointContext& ctx, CuckooHashTable& table, const Pairs& p, std::uint64_t n, int& builds,
+                           int& attempts) {
+  builds = attempts = 0;
+  return ctx.time_gpu([&](cudaStream_t s) {
+    table.build(p.keys.data(), p.values.data(), n, s);
+    ++builds;
+    attempts += table.stats().attempts;
+  });
+}
+
+// ---- Fig. 4.4: build and retrieval rates vs N -------------------------------------------------------
+
+void run_fig4_4(PointContext& ctx) {
+  const Point& pt = ctx.point();
+  auto& p = pairs(ctx, pt.n);
+  DeviceBuffer<std::uint32_t> found(pt.n, ctx.stream());
+  found.fill_bytes(0, ctx.stream());
+  if (pt.variant == "sorted_array") {
+    baseline::SortedArray array;
+    const auto build = ctx.time_gpu([&](cudaStream_t s) { array.build(p.keys.data(), p.values.data(), pt.n, s); });
+    const auto find = ctx.time_gpu([&](cudaStream_t s) { array.find(p.keys.data(), pt.n, found.data(), s); });
+    ctx.report_time("build", build, static_cast<double>(pt.n), "pairs");
+    ctx.report_time("retrieve", find, static_cast<double>(pt.n), "queries");
+    ctx.report_value("bytes_per_pair", static_cast<double>(array.bytes()) / static_cast<double>(pt.n), "B");
+  } else {
+    const double space = pt.variant == "cuckoo_1.42N" ? 1.42 : 1.25;
+    CuckooHashTable table(config_from(ctx.options(), 4, space));
+    int builds = 0, attempts = 0;
+    const auto build = time_build(ctx, table, p, pt.n, builds, attempts);
+    const auto find = ctx.time_gpu([&](cudaStream_t s) { table.find(p.keys.data(), pt.n, found.data(), s); });
+    ctx.report_time("build", build, static_cast<double>(pt.n), "pairs");
+    ctx.report_time("retrieve", find, static_cast<double>(pt.n), "queries");
+    ctx.report_value("restarts_per_build", static_cast<double>(attempts - builds) / builds, "count");
+    ctx.report_value("bytes_per_pair", static_cast<double>(table.bytes()) / static_cast<double>(pt.n), "B");
+    const CostModel model = model_of(ctx);
+    ctx.report_value("model_build_time", model.construction_ms(static_cast<double>(pt.n), table.table_size()), "ms");
+  }
+  verify_all_found(ctx, found, p);
+}
+
+// ---- failed queries (section 4.5.1): a fraction of the queries is absent ------------------------------
+
+struct Queries {
+  DeviceBuffer<std::uint32_t> queries;
+  std::vector<std::uint32_t> expected;
+};
+
+void run_failed_queries(PointContext& ctx) {
+  const Point& pt = ctx.point();
+  auto& p = pairs(ctx, pt.n, true);
+  const double fraction = pt.param_value;
+  auto& q = ctx.cached<Queries>("queries:" + std::to_string(fraction), [&] {
+    ctx.drop_cached("queries:");
+    // Query i asks for absent key i with probability `fraction`, else for inserted key i, so
+    // present and absent queries are interleaved at random as in an application.
+    const auto present = p.keys.to_host(ctx.stream());
+    const auto absent = p.absent.to_host(ctx.stream());
+    const auto coin = gen::generate_values_host<std::uint32_t>(ctx.seed() + 7, 0, 999999, pt.n);
+    Queries out;
+    std::vector<std::uint32_t> host(pt.n);
+    out.expected.resize(pt.n);
+    for (std::size_t i = 0; i < pt.n; ++i) {
+      const bool miss = coin[i] < fraction * 1e6;
+      host[i] = miss ? absent[i] : present[i];
+      out.expected[i] = miss ? kNotFound : p.host_values[i];
+    }
+    out.queries = to_device(host, ctx.stream());
+    HASHLAB_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));  // `host` dies with this scope
+    return out;
+  });
+  const int functions = pt.variant == "cuckoo_3fn" ? 3 : 4;
+  CuckooHashTable table(config_from(ctx.options(), functions, 1.25));
+  table.build(p.keys.data(), p.values.data(), pt.n, ctx.stream());
+  DeviceBuffer<std::uint32_t> found(pt.n, ctx.stream());
+  found.fill_bytes(0, ctx.stream());
+  const auto find = ctx.time_gpu([&](cudaStream_t s) { table.find(q.queries.data(), pt.n, found.data(), s); });
+  ctx.report_time("retrieve", find, static_cast<double>(pt.n), "queries");
+  const auto got = found.to_host(ctx.stream());
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < got.size(); ++i) wrong += got[i] != q.expected[i];
+  ctx.verify(wrong == 0, std::to_string(wrong) + " queries answered wrongly");
+}
+
+// ---- Figs. 4.5 and 4.6: compacting and multivalue tables vs sorted structures --------------------------
+
+struct MultiInput {
+  DeviceBuffer<std::uint32_t> keys, values;
+  std::vector<std::uint32_t> host_keys;
+  std::uint64_t distinct = 0;
+  // The CPU reference for the multivalue structures: the pairs stably sorted by key (what
+  // Algorithm 1's radix sort gives: each key's values contiguous, in input order).
+  std::vector<std::uint32_t> sorted_values;
+  std::vector<KeyInfo> expected;  // per input row: its key's (offset, count) in sorted_values
+};
+
+MultiInput& multi_input(PointContext& ctx, bool with_reference) {
+  const Point& pt = ctx.point();
+  const std::string key = "multi:" + std::to_string(pt.n) + ":" + std::to_string(pt.param_value);
+  return ctx.cached<MultiInput>(key, [&] {
+    ctx.drop_cached("multi:");
+    const auto spec = gen::KeySpec::multiplicity(pt.n, pt.param_value);
+    MultiInput in;
+    in.keys = DeviceBuffer<std::uint32_t>(pt.n, ctx.stream());
+    in.values = DeviceBuffer<std::uint32_t>(pt.n, ctx.stream());
+    gen::generate_keys(spec, ctx.seed(), in.keys.data(), pt.n, ctx.stream());
+    gen::generate_values<std::uint32_t>(ctx.seed() + 1, 0, 0xfffffffeu, in.values.data(), pt.n, ctx.stream());
+    in.host_keys = in.keys.to_host(ctx.stream());
+    in.distinct = spec.distinct_keys(pt.n);
+    if (with_reference) {
+      const auto host_values = in.values.to_host(ctx.stream());
+      std::vector<std::uint64_t> order(pt.n);  // (key, input position): sorting it is a stable sort by key
+      for (std::size_t i = 0; i < pt.n; ++i) order[i] = (std::uint64_t{in.host_keys[i]} << 32) | i;
+      std::sort(order.begin(), order.end());
+      in.sorted_values.resize(pt.n);
+      in.expected.resize(pt.n);
+      for (std::size_t run = 0; run < pt.n;) {  // each run of one key: [run, end)
+        std::size_t end = run;
+        while (end < pt.n && (order[end] >> 32) == (order[run] >> 32)) ++end;
+        for (std::size_t j = run; j < end; ++j) {
+          in.sorted_values[j] = host_values[order[j] & 0xffffffffu];
+          in.expected[order[j] & 0xffffffffu] = KeyInfo{static_cast<std::uint32_t>(run), static_cast<std::uint32_t>(end - run)};
+        }
+        run = end;
+      }
+    }
+    return in;
+  });
+}
+
+void run_fig4_5(PointContext& ctx) {
+  const Point& pt = ctx.point();
+  auto& in = multi_input(ctx, false);
+  DeviceBuffer<std::uint32_t> ids(pt.n, ctx.stream());
+  ids.fill_bytes(0xff, ctx.stream());
+  std::vector<std::uint32_t> compacted;
+  std::size_t unique = 0;
+  auto measure = [&](auto& table) {
+    const auto build = ctx.time_gpu([&](cudaStream_t s) { table.build(in.keys.data(), pt.n, s); });
+    // "Each key was queried once for every time the key appeared in the input."
+    const auto find = ctx.time_gpu([&](cudaStream_t s) { table.find(in.keys.data(), pt.n, ids.data(), s); });
+    ctx.report_time("build", build, static_cast<double>(pt.n), "keys");
+    ctx.report_time("retrieve", find, static_cast<double>(pt.n), "queries");
+    ctx.report_value("build_plus_retrieve_time", build.median_ms + find.median_ms, "ms");
+    ctx.report_value("bytes_per_key", static_cast<double>(table.bytes()) / static_cast<double>(pt.n), "B");
+    unique = table.unique_keys();
+    compacted = host_copy(table.keys(), unique, ctx.stream());
+  };
+  if (pt.variant == "sorted_compacting") {
+    SortedCompacting table;
+    measure(table);
+  } else {
+    CompactingHashTable table(config_from(ctx.options(), 4, 1.25));
+    measure(table);
+    ctx.report_value("restarts", table.stats().restarts(), "count");
+  }
+  // IDs are 0..u-1 with u the number of distinct keys, and translate back to their key: so each
+  // distinct key has exactly one ID and each ID one key.
+  const auto got = ids.to_host(ctx.stream());
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < pt.n; ++i) wrong += got[i] >= unique || compacted[got[i]] != in.host_keys[i];
+  ctx.verify(unique == in.distinct, "found " + std::to_string(unique) + " distinct keys, expected " + std::to_string(in.distinct));
+  ctx.verify(wrong == 0, std::to_string(wrong) + " keys got a wrong ID");
+}
+
+void run_fig4_6(PointContext& ctx) {
+  const Point& pt = ctx.point();
+  auto& in = multi_input(ctx, true);
+  DeviceBuffer<KeyInfo> info(pt.n, ctx.stream());
+  info.fill_bytes(0, ctx.stream());
+  std::vector<std::uint32_t> sorted_values;
+  std::size_t unique = 0;
+  auto measure = [&](auto& table) {
+    const auto build = ctx.time_gpu([&](cudaStream_t s) { table.build(in.keys.data(), in.values.data(), pt.n, s); });
+    const auto find = ctx.time_gpu([&](cudaStream_t s) { table.find(in.keys.data(), pt.n, info.data(), s); });
+    ctx.report_time("build", build, static_cast<double>(pt.n), "pairs");
+    ctx.report_time("retrieve", find, static_cast<double>(pt.n), "queries");
+    ctx.report_value("build_plus_retrieve_time", build.median_ms + find.median_ms, "ms");
+    ctx.report_value("bytes_per_pair", static_cast<double>(table.bytes()) / static_cast<double>(pt.n), "B");
+    unique = table.unique_keys();
+    sorted_values = host_copy(table.sorted_values(), pt.n, ctx.stream());
+  };
+  if (pt.variant == "sorted_multivalue") {
+    SortedMultivalue table;
+    measure(table);
+  } else {
+    MultivalueHashTable table(config_from(ctx.options(), 4, 1.25));
+    measure(table);
+    ctx.report_value("restarts", table.stats().restarts(), "count");
+  }
+  // sortedValues[] against the CPU's stable sort, and every query's (offset, count) against the
+  // key's range in it.
+  ctx.verify(sorted_values == in.sorted_values, "sortedValues[] differs from the CPU's stable sort by key");
+  const auto got = info.to_host(ctx.stream());
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < pt.n; ++i)
+    wrong += got[i].offset != in.expected[i].offset || got[i].count != in.expected[i].count;
+  ctx.verify(unique == in.distinct, "found " + std::to_string(unique) + " distinct keys, expected " + std::to_string(in.distinct));
+  ctx.verify(wrong == 0, std::to_string(wrong) + " queries returned a wrong offset or count");
+}
+
+// ---- Fig. 4.7 right: construction rate vs space, beside the cost model -------------------------------
+
+void run_fig4_7(PointContext& ctx) {
+  const Point& pt = ctx.point();
+  auto& p = pairs(ctx, pt.n);
+  CuckooConfig config = config_from(ctx.options(), 4, pt.param_value);
+  // Near the minimum space the eviction chains grow long (section 4.5.4): if no attempt
+  // succeeds with 7 lg N, retry with 4x that limit, and record the limit used.
+  CuckooHashTable probe_table(config);
+  try {
+    probe_table.build(p.keys.data(), p.values.data(), pt.n, ctx.stream());
+  } catch (const BuildFailure&) {
+    config.max_iterations = 4 * default_max_iterations(pt.n);
+    ctx.note("7 lg N failed " + std::to_string(config.max_attempts) + " times; used max_iterations = 28 lg N");
+  }
+  CuckooHashTable table(config);
+  int builds = 0, attempts = 0;
+  const auto build = time_build(ctx, table, p, pt.n, builds, attempts);
+  ctx.report_time("build", build, static_cast<double>(pt.n), "pairs");
+  ctx.report_value("max_iterations", table.stats().max_iterations, "count");
+  ctx.report_value("failed_attempt_fraction", static_cast<double>(attempts - builds) / attempts, "fraction");
+  const CostModel model = model_of(ctx);
+  const double n = static_cast<double>(pt.n), m = table.table_size();
+  ctx.report_value("model_build_time", model.construction_ms(n, m), "ms");
+  ctx.report_value("model_build_rate", model.construction_rate_gpairs(n, m), "Gpairs/s");
+  ctx.report_value("model_updates_per_pair", CostModel::expected_updates(n, m) / n, "count");
+  // The model's assumption, measured: atomicExch calls per pair (an instrumented, untimed build).
+  CuckooConfig counting = config;
+  counting.count_evictions = true;
+  CuckooHashTable counted(counting);
+  counted.build(p.keys.data(), p.values.data(), pt.n, ctx.stream());
+  ctx.report_value("updates_per_pair", static_cast<double>(counted.stats().exchanges) / n, "count");
+  DeviceBuffer<std::uint32_t> found(pt.n, ctx.stream());
+  found.fill_bytes(0, ctx.stream());
+  table.find(p.keys.data(), pt.n, found.data(), ctx.stream());
+  verify_all_found(ctx, found, p);
+}
+
+// ---- block size: the chapter's 64 threads per block vs others ------------------------------------------
+
+void run_block_size(PointContext& ctx) {
+  const Point& pt = ctx.point();
+  auto& p = pairs(ctx, pt.n);
+  CuckooConfig config = config_from(ctx.options(), 4, 1.25);
+  config.block_size = static_cast<int>(pt.param_value);
+  CuckooHashTable table(config);
+  int builds = 0, attempts = 0;
+  const auto build = time_build(ctx, table, p, pt.n, builds, attempts);
+  ctx.report_time("build", build, static_cast<double>(pt.n), "pairs");
+  ctx.report_value("restarts_per_build", static_cast<double>(attempts - builds) / builds, "count");
+  DeviceBuffer<std::uint32_t> found(pt.n, ctx.stream());
+  found.fill_bytes(0, ctx.stream());
+  table.find(p.keys.data(), pt.n, found.data(), ctx.stream());
+  verify_all_found(ctx, found, p);
+}
+
+// ---- restart rate and the smallest practical table ---------------------------------------------------
+
+// Runs `attempts` single build attempts (max_attempts = 1, fresh constants each) and reports the
+// fraction that failed; every successful attempt's table is checked by a lookup of all keys.
+void run_attempts(PointContext& ctx, int functions, double space, int attempts_wanted) {
+  const Point& pt = ctx.point();
+  auto& p = pairs(ctx, pt.n);
+  CuckooConfig config = config_from(ctx.options(), functions, space);
+  config.max_attempts = 1;
+  CuckooHashTable table(config);
+  DeviceBuffer<std::uint32_t> found(pt.n, ctx.stream());
+  int failed = 0, checked = 0;
+  std::size_t wrong = 0;
+  for (int a = 0; a < attempts_wanted; ++a) {
+    try {
+      table.build(p.keys.data(), p.values.data(), pt.n, ctx.stream());
+    } catch (const BuildFailure&) {
+      ++failed;
+      continue;
+    }
+    found.fill_bytes(0, ctx.stream());
+    table.find(p.keys.data(), pt.n, found.data(), ctx.stream());
+    const auto got = found.to_host(ctx.stream());
+    for (std::size_t i = 0; i < got.size(); ++i) wrong += got[i] != p.host_values[i];
+    ++checked;
+  }
+  ctx.report_value("attempts", attempts_wanted, "count");
+  ctx.report_value("failed_attempt_fraction", static_cast<double>(failed) / attempts_wanted, "fraction");
+  ctx.report_value("practical", failed * 2 <= attempts_wanted ? 1 : 0, "bool");
+  ctx.report_value("max_iterations", table.stats().max_iterations, "count");
+  if (checked == 0) ctx.note("no attempt succeeded; the failures were detected (no table to check)");
+  ctx.verify(wrong == 0, std::to_string(wrong) + " lookups wrong over " + std::to_string(checked) + " built tables");
+}
+
+void run_restart_rate(PointContext& ctx) {
+  run_attempts(ctx, 4, ctx.point().param_value, ctx.options().full() ? 400 : 100);
+}
+
+void run_min_space(PointContext& ctx) {
+  const int functions = ctx.point().variant[1] - '0';  // "k2" .. "k5"
+  run_attempts(ctx, functions, ctx.point().param_value, ctx.options().full() ? 100 : 20);
+}
+
+// ---- the demo: Listing 4.1 traced on a small table -----------------------------------------------------
+
+int run_demo(const RunOptions& options) {
+  const std::vector<std::uint32_t> keys = {12, 45, 7, 93, 28, 61, 34, 80, 17, 66, 51, 99};
+  const std::size_t n = keys.size();
+  CuckooConfig config;
+  config.space_factor = 1.25;  // 15 slots for 12 keys
+  const std::uint32_t size = table_size_for(n, config.space_factor);
+  const std::uint32_t max_iterations = default_max_iterations(n);
+  std::mt19937_64 rng(options.seed);
+  std::cout << "Cuckoo hashing (Alcantara et al., section 4.3): " << n << " keys into a table of " << size
+            << " slots with 4 hash functions h_i(k) = (a_i*k + b_i) mod p mod " << size << ", p = " << kPrime
+            << ".\nEach thread inserts its item at h_1; an item it evicts moves to its next function's slot, round "
+               "robin,\nfor at most max_iterations = 7 lg N = "
+            << max_iterations << " steps. Threads run one after another here (one possible interleaving).\n\n";
+  for (int attempt = 1; attempt <= 5; ++attempt) {
+    const HashFunctions h = HashFunctions::draw(HashKind::kMultiply, 4, size, rng);
+    std::cout << "Attempt " << attempt << ": fresh random constants";
+    for (int i = 0; i < 4; ++i) std::cout << (i ? ", " : " ") << "h" << i + 1 << ": a=" << h.c[i].a << " b=" << h.c[i].b;
+    std::cout << "\n  key  | h1 h2 h3 h4\n";
+    for (auto k : keys) {
+      std::cout << "  " << std::setw(4) << k << " |";
+      for (int i = 0; i < 4; ++i) std::cout << " " << std::setw(2) << h(i, k);
+      std::cout << "\n";
+    }
+    std::vector<std::uint32_t> table(size, kEmptyKey);
+    bool ok = true;
+    for (std::size_t t = 0; t < n && ok; ++t) {
+      std::uint32_t key = keys[t];
+      std::uint32_t location = h(0, key);
+      std::cout << "thread " << t << " inserts " << key << " at h1(" << key << ") = slot " << location << "\n";
+      bool placed = false;
+      for (std::uint32_t its = 0; its < max_iterations && !placed; ++its) {
+        const std::uint32_t evicted = table[location];  // atomicExch on the GPU
+        table[location] = key;
+        if (evicted == kEmptyKey) {
+          std::cout << "    slot " << location << " was empty: " << key << " placed, thread done\n";
+          placed = true;
+          break;
+        }
+        std::uint32_t loc[4];
+        for (int i = 0; i < 4; ++i) loc[i] = h(i, evicted);
+        const std::uint32_t next = next_location<4>(loc, location);
+        const int from = static_cast<int>(std::find(loc, loc + 4, location) - loc) + 1;
+        const int to = static_cast<int>(std::find(loc, loc + 4, next) - loc) + 1;
+        std::cout << "    slot " << location << " held " << evicted << ": " << key << " takes the slot and evicts "
+                  << evicted << "; " << evicted << " was there by h" << from << ", so it moves to h" << to << "("
+                  << evicted << ") = slot " << next << "\n";
+        key = evicted;
+        location = next;
+      }
+      if (!placed) {
+        std::cout << "    the eviction chain reached max_iterations: failure flag set, the table is rebuilt from "
+                     "scratch with new constants (a restart)\n\n";
+        ok = false;
+      }
+    }
+    if (!ok) continue;
+    std::cout << "\nFinal table:";
+    for (std::uint32_t s = 0; s < size; ++s)
+      std::cout << " [" << s << ":" << (table[s] == kEmptyKey ? std::string("-") : std::to_string(table[s])) << "]";
+    std::cout << "\n\nRetrieval (Listing 4.2) checks h1..h4 in order:\n";
+    for (std::uint32_t q : {keys[3], 50u}) {
+      std::cout << "  find " << q << ":";
+      bool found = false;
+      for (int i = 0; i < 4 && !found; ++i) {
+        found = table[h(i, q)] == q;
+        std::cout << " h" << i + 1 << " -> slot " << h(i, q) << (found ? " (found)" : " (no)") << ";";
+      }
+      std::cout << (found ? " found\n" : " NOT_FOUND after 4 probes\n");
+    }
+    std::cout << "\nWhere to read the code:\n"
+                 "  papers/cuckoo/src/cuckoo_table.cu          cuckoo_insert (Listing 4.1), cuckoo_retrieve (Listing 4.2)\n"
+                 "  papers/cuckoo/include/hashlab/cuckoo/hash_functions.hpp   h_i, next_location, 7 lg N\n"
+                 "  papers/cuckoo/src/detail.cuh               build_with_restarts (rebuild with new constants)\n"
+                 "  papers/cuckoo/src/set.cu, multivalue.cu    section 4.4's set, compacting and multivalue tables\n"
+                 "  papers/cuckoo/experiments.cu               the figures; try: hashlab run cuckoo fig4_7 --n 1M\n";
+    return 0;
+  }
+  std::cout << "five attempts failed (unlikely); run again with another --seed\n";
+  return 1;
+}
+
+const harness::Registrar registrar([](harness::Registry& r) {
+  r.add_option({"cuckoo", "cuckoo-hash", "cuckoo hash functions: multiply (the chapter's, 32-bit), xor, multiply_exact",
+                "multiply"});
+  r.add_option({"cuckoo", "cuckoo-max-attempts", "cuckoo build attempts before giving up", std::to_string(kDefaultMaxAttempts)});
+
+  auto add = [&r](const std::string& name, const std::string& figure, const std::string& description,
+                  std::vector<std::string> variants, std::function<std::vector<Point>(const RunOptions&)> plan,
+                  std::function<void(PointContext&)> run) {
+    Experiment e;
+    e.paper = "cuckoo";
+    e.name = name;
+    e.figure = figure;
+    e.description = description;
+    e.variants = std::move(variants);
+    e.plan = [plan = std::move(plan)](const RunOptions& o) { return checked(o, plan(o)); };
+    e.run = std::move(run);
+    r.add_experiment(std::move(e));
+  };
+
+  add("fig4_4", "Fig. 4.4", "build and retrieval rates vs N: cuckoo (4 functions) at 1.25N and 1.42N vs sorted array",
+      {"cuckoo_1.25N", "cuckoo_1.42N", "sorted_array"},
+      [](const RunOptions& o) {
+        std::vector<std::uint64_t> full;
+        for (std::uint64_t n = k16K; n <= (std::uint64_t{1} << 27); n *= 2) full.push_back(n);
+        return sweep({"cuckoo_1.25N", "cuckoo_1.42N", "sorted_array"},
+                     o.pick_sizes({k16K, 1u << 17, k1M, 1u << 22, 1u << 24, k32M}, full));
+      },
+      run_fig4_4);
+
+  add("failed_queries", "Section 4.5.1 (failed queries)",
+      "retrieval time of 10M queries into a 10M-item table vs fraction of absent queries, 4 and 3 functions",
+      {"cuckoo_4fn", "cuckoo_3fn"},
+      [](const RunOptions& o) {
+        const std::vector<double> quick = {0, 0.25, 0.5, 0.75, 1.0};
+        const std::vector<double> full = {0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0};
+        return sweep({"cuckoo_4fn", "cuckoo_3fn"}, {o.pick_size(k10M, k10M)}, "absent_fraction", o.full() ? full : quick);
+      },
+      run_failed_queries);
+
+  add("fig4_5", "Fig. 4.5", "compacting hash table vs sorted structure: 10M keys, rising multiplicity",
+      {"cuckoo_compacting", "sorted_compacting"},
+      [](const RunOptions& o) {
+        const std::vector<double> quick = {1, 4, 16, 64, 256, 1024};
+        const std::vector<double> full = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048};
+        return sweep({"cuckoo_compacting", "sorted_compacting"}, {o.pick_size(k10M, k10M)}, "multiplicity",
+                     o.full() ? full : quick);
+      },
+      run_fig4_5);
+
+  add("fig4_6", "Fig. 4.6", "multivalue hash table vs sorted structure: 10M pairs, rising multiplicity",
+      {"cuckoo_multivalue", "sorted_multivalue"},
+      [](const RunOptions& o) {
+        const std::vector<double> quick = {1, 4, 16, 64, 256, 1024};
+        const std::vector<double> full = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048};
+        return sweep({"cuckoo_multivalue", "sorted_multivalue"}, {o.pick_size(k10M, k10M)}, "multiplicity",
+                     o.full() ? full : quick);
+      },
+      run_fig4_6);
+
+  add("fig4_7", "Fig. 4.7 (right)",
+      "construction rate vs table size 1.05N..5N (4 functions) beside the cost model -m ln(1-N/m) T_unc + (m+N) T_coal",
+      {"cuckoo"},
+      [](const RunOptions& o) {
+        const std::vector<double> quick = {1.05, 1.1, 1.25, 1.42, 1.75, 2, 3, 4, 4.5, 5};
+        const std::vector<double> full = {1.05, 1.1, 1.15, 1.2, 1.25, 1.3, 1.42, 1.5, 1.75, 2, 2.5, 3, 3.5, 4, 4.5, 5};
+        return sweep({"cuckoo"}, {o.pick_size(1u << 24, k32M)}, "space_factor", o.full() ? full : quick);
+      },
+      run_fig4_7);
+
+  add("block_size", "Section 4.3.1.2 (block size)", "construction rate vs threads per block, 1.25N, 4 functions",
+      {"cuckoo"},
+      [](const RunOptions& o) {
+        return sweep({"cuckoo"}, {o.pick_size(1u << 24, k32M)}, "block_size", {32, 64, 128, 256, 512, 1024});
+      },
+      run_block_size);
+
+  add("restart_rate", "Section 4.3.1.1 (restart rate)",
+      "fraction of failed build attempts at 32M pairs, 4 functions, 7 lg N (chapter: 0.56% at 1.25N)", {"cuckoo_4fn"},
+      [](const RunOptions& o) {
+        return sweep({"cuckoo_4fn"}, {o.pick_size(k32M, k32M)}, "space_factor", {1.25});
+      },
+      run_restart_rate);
+
+  add("min_space", "Section 4.3.1.1 (smallest practical table)",
+      "failed-attempt fraction vs table size for 2..5 functions, 7 lg N; practical = at most half the attempts fail",
+      {"k2", "k3", "k4", "k5"},
+      [](const RunOptions& o) {
+        const std::uint64_t n = o.pick_size(k1M, 1u << 22);
+        std::vector<Point> points;
+        const std::vector<std::pair<std::string, std::vector<double>>> grid = {
+            {"k2", {2.0, 2.05, 2.1, 2.2, 2.3, 2.5}},
+            {"k3", {1.05, 1.08, 1.1, 1.15, 1.2, 1.25}},
+            {"k4", {1.01, 1.02, 1.03, 1.05, 1.1}},
+            {"k5", {1.01, 1.02, 1.03, 1.05}}};
+        for (const auto& [variant, factors] : grid)
+          for (double f : factors) points.push_back({variant, n, "space_factor", f});
+        return points;
+      },
+      run_min_space);
+
+  harness::Demo demo;
+  demo.paper = "cuckoo";
+  demo.description = "12 keys into a 15-slot cuckoo table, every insertion and eviction traced (Listing 4.1)";
+  demo.needs_gpu = false;
+  demo.run = run_demo;
+  r.add_demo(std::move(demo));
+});
+
+}  // namespace
+}  // namespace hashlab::cuckoo
