@@ -124,7 +124,14 @@ __global__ void fill_table_kernel(const std::uint32_t* __restrict__ keys, int ke
       if (same_keys(keys, rows, key_columns, stored, own)) break;
       slot = slot + 1 == table.size ? 0 : slot + 1;
       if constexpr (kCountProbes) ++my_probes;
-      // A full table would loop forever; it cannot fill without the flag being set first.
+      // Every slot probed, none empty, no match: the table is full (possible only when the
+      // relaunch load is 1); ask for a larger one.
+      if (steps + 1 == table.size) {
+        atomicExch(relaunch, 1);
+        abandon = true;
+        break;
+      }
+      // With the 75% limit the table cannot fill before the flag is set: stop probing once it is.
       if ((steps & 31u) == 31u && relaunch_requested(relaunch)) {
         abandon = true;
         break;

@@ -17,8 +17,8 @@ constexpr std::size_t kMaxTableSize = std::numeric_limits<std::uint32_t>::max();
 [[noreturn]] void bad(const std::string& what) { throw std::invalid_argument("rapids group-by: " + what); }
 
 /// Slots a table of `size` may claim before the kernel asks for a relaunch (75%, section 3).
-std::uint32_t max_fill(std::uint64_t size) {
-  return static_cast<std::uint32_t>(std::floor(kRelaunchLoad * static_cast<double>(size)));
+std::uint32_t max_fill(std::uint64_t size, double relaunch_load) {
+  return static_cast<std::uint32_t>(std::floor(relaunch_load * static_cast<double>(size)));
 }
 
 /// The next table after a relaunch: kGrowthFactor times larger (at least one slot more).
@@ -77,6 +77,8 @@ void validate(const GroupByInput<V>& in, const std::vector<Aggregation>& ops, co
     bad("fixed table size " + std::to_string(opt.table_size) + " slots; give 1 to " + std::to_string(kMaxTableSize));
   if (!(opt.table_factor >= 1.0) || !std::isfinite(opt.table_factor))
     bad("table factor " + std::to_string(opt.table_factor) + "; it must be >= 1");
+  if (!(opt.relaunch_load > 0.0 && opt.relaunch_load <= 1.0))
+    bad("relaunch load " + std::to_string(opt.relaunch_load) + "; it must be in (0, 1]");
 }
 
 RelaunchFlag::RelaunchFlag() {
@@ -139,7 +141,7 @@ DeviceGroups HashGroupBy::aggregate(const GroupByInput<V>& in, const std::vector
     used_slots.fill_bytes(0, stream);
     probe_steps.fill_bytes(0, stream);
     HASHLAB_CUDA_CHECK(cudaMemsetAsync(relaunch_.get(), 0, sizeof(int), stream));
-    detail::fill_table(in, packed, table.view(), max_fill(size), relaunch_.get(), used_slots.data(),
+    detail::fill_table(in, packed, table.view(), max_fill(size, opt.relaunch_load), relaunch_.get(), used_slots.data(),
                        opt.count_probes ? probe_steps.data() : nullptr, stream);
     HASHLAB_CUDA_CHECK(cudaStreamSynchronize(stream));
     if (*relaunch_.get() != 0) {  // abandon the partial table, grow, launch again

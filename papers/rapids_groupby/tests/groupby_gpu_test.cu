@@ -24,6 +24,7 @@ template <class V>
 struct Dataset {
   std::size_t rows = 0;
   int key_columns = 0;
+  int value_columns = 0;
   std::vector<std::uint32_t> host_keys;  // column-major
   std::vector<V> host_values;            // column-major
   DeviceBuffer<std::uint32_t> keys;
@@ -34,7 +35,7 @@ struct Dataset {
     in.keys = keys.data();
     in.key_columns = key_columns;
     in.values = values.data();
-    in.value_columns = static_cast<int>(host_values.size() / std::max<std::size_t>(rows, 1));
+    in.value_columns = value_columns;
     in.rows = rows;
     in.host_keys = host_keys.data();
     return in;
@@ -55,6 +56,7 @@ Dataset<V> make_dataset(std::size_t rows, std::uint64_t unique, int key_columns,
   Dataset<V> d;
   d.rows = rows;
   d.key_columns = key_columns;
+  d.value_columns = value_columns;
   d.host_keys = gen::generate_key_columns_host(gen::KeySpec::uniform(unique), seed, key_columns, rows);
   for (int v = 0; v < value_columns; ++v) {
     const auto column = std::is_integral_v<V> ? gen::generate_values_host<V>(seed + 100 + v, V(-1000000), V(1000000), rows)
@@ -159,6 +161,21 @@ TEST_F(RapidsGroupBy, RelaunchWithEveryTableSizeNearTheLimit) {
   }
 }
 
+TEST_F(RapidsGroupBy, FullTablesWithoutTheSeventyFivePercentLimit) {
+  // relaunch_load 1 (Fig. 3's fixed tables): a table of exactly the groups fills up and works;
+  // a smaller one is detected full by the probe loop and relaunched.
+  const auto d = make_dataset<std::int32_t>(20000, 300, 2, 2, 71, stream_);
+  for (std::size_t size : {300u, 100u, 1u}) {
+    GroupByOptions o;
+    o.sampling = Sampling::kNone;
+    o.table_size = size;
+    o.relaunch_load = 1.0;
+    GroupByStats stats;
+    expect_matches(d, {Aggregation::kSum, Aggregation::kMin}, o, &stats);
+    EXPECT_EQ(stats.relaunches, size == 300 ? 0 : size == 100 ? 2 : 9) << "size " << size;
+  }
+}
+
 TEST_F(RapidsGroupBy, SkewedKeysUnderestimatedThenRelaunchedCorrectly) {
   // Zipf keys make equal pairs likely, so the samplers predict far fewer groups than exist.
   DeviceBuffer<std::uint32_t> keys(200000, stream_);
@@ -167,6 +184,7 @@ TEST_F(RapidsGroupBy, SkewedKeysUnderestimatedThenRelaunchedCorrectly) {
   Dataset<std::int32_t> d;
   d.rows = keys.size();
   d.key_columns = 1;
+  d.value_columns = 1;
   d.host_keys = keys.to_host(stream_);
   d.host_values = gen::generate_values_host<std::int32_t>(41, -5, 5, d.rows);
   d.keys = std::move(keys);
