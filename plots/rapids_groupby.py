@@ -60,6 +60,9 @@ def bars(ax, rows, metric, variants, groups, logy=True):
     ax.set_xticklabels([f"{int(g):,} keys" for g in groups])
     if logy:
         ax.set_yscale("log")
+        top = max([value(rows, metric, v, param=g) or 0 for v in variants for g in groups] or [0])
+        if top > 0:
+            ax.set_ylim(top=top * 30)  # room for the legend above the bars
 
 
 def plot(results_dir):
@@ -69,11 +72,12 @@ def plot(results_dir):
     rows = hs.load(results_dir, PAPER, "fig3_table_size")
     if rows:
         variants = [v for v in hs.variants(rows, "groupby_time")]
-        fig, ax = hs.new_figure("Fig. 3a: 1M rows, time vs table size", "unique keys", "ms (median)")
+        fig, ax = hs.new_figure("Fig. 3a: 1M rows, time vs table size", "unique keys", "ms (median)", size=(8, 4.8))
         bars(ax, rows, "groupby_time", variants, params(rows))
         written.append(hs.save(fig, ax, os.path.join(out, "fig3a_table_size.png"), rows))
         hashes = [v for v in hs.variants(rows, "probe_steps")]
-        fig, ax = hs.new_figure("Fig. 3b: collisions (probe steps) vs table size", "unique keys", "probe steps")
+        fig, ax = hs.new_figure("Fig. 3b: collisions (probe steps) vs table size", "unique keys", "probe steps",
+                                size=(8, 4.8))
         bars(ax, rows, "probe_steps", hashes, params(rows))
         written.append(hs.save(fig, ax, os.path.join(out, "fig3b_collisions.png"), rows))
 
