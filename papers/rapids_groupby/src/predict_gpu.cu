@@ -49,8 +49,9 @@ SampleCounts sample_triples_gpu(const std::uint32_t* keys, int key_columns, std:
     throw std::invalid_argument("rapids GPU sampling: " + std::to_string(rows) + " rows exceed 32-bit row numbers");
   DeviceBuffer<unsigned long long> equal(1, stream);
   equal.fill_bytes(0, stream);
-  // Few threads suffice: 1% of 100M rows is 1M triples; 64 triples per thread or more.
-  const unsigned grid = grid_for(div_up<std::uint64_t>(trials, 64), kDefaultBlock, 1024);
+  // The draws are latency-bound random reads: about 8 triples per thread keeps many in flight.
+  constexpr std::uint64_t kTriplesPerThread = 8;
+  const unsigned grid = grid_for(div_up<std::uint64_t>(trials, kTriplesPerThread), kDefaultBlock, 4096);
   predict_table_length_gpu<<<grid, kDefaultBlock, 0, stream>>>(keys, key_columns, rows, trials, seed, equal.data());
   HASHLAB_CHECK_LAUNCH();
   counts.trials = trials;
