@@ -164,7 +164,7 @@ DeviceGroups HashGroupBy::aggregate(const GroupByInput<V>& in, const std::vector
   }
 }
 
-reference::GroupByResult DeviceGroups::to_reference(cudaStream_t stream) const {
+reference::GroupByResult DeviceGroups::to_reference(cudaStream_t stream, bool sorted) const {
   reference::GroupByResult result;
   const auto all_keys = keys.to_host(stream, groups * key_columns);
   result.keys.resize(key_columns);
@@ -177,7 +177,7 @@ reference::GroupByResult DeviceGroups::to_reference(cudaStream_t stream) const {
     if (!col.real.empty()) a.real = col.real.to_host(stream, groups);
     result.aggregates.push_back(std::move(a));
   }
-  result.sort_by_key();
+  if (sorted) result.sort_by_key();
   return result;
 }
 

@@ -97,8 +97,9 @@ struct DeviceGroups {
   DeviceBuffer<std::uint32_t> keys;
   std::vector<OutputColumn> columns;
 
-  /// Copies to the host in the references' form, sorted by key (synchronises `stream`).
-  reference::GroupByResult to_reference(cudaStream_t stream) const;
+  /// Copies to the host in the references' form, sorted by key unless `sorted` is false (then
+  /// in table order, as the report prints its GPU result); synchronises `stream`.
+  reference::GroupByResult to_reference(cudaStream_t stream, bool sorted = true) const;
 };
 
 /// Throws std::invalid_argument with the reason when `input` and `ops` cannot be grouped
