@@ -460,7 +460,8 @@ int run_demo(const RunOptions& options) {
     std::cout << "  host: flag is 1 -> drop the partial table, allocate " << size << " slots (x" << kGrowthFactor
               << "), launch again\n";
   }
-  std::cout << "\nThe table (slot: key index | count | sum | min):\n";
+  std::cout << "\nThe table (slot: key index | count | sum | min); the kernel keeps the count column only when a\n"
+            << "count or mean is asked for, it is shown here because a mean would divide by it:\n";
   for (std::uint32_t s = 0; s < size; ++s) {
     std::cout << "  " << std::setw(2) << s << ": " << std::setw(2) << t.key_index[s];
     if (t.key_index[s] != kEmptyIndex)
