@@ -106,6 +106,12 @@ def plot(results_dir):
                     label=p, color=hs.COLORS[i % len(hs.COLORS)])
         sort_ms = value(rows, "groupby_time", "sort_thrust")
         note = f"sort-based group-by (data on GPU): {sort_ms:.1f} ms" if sort_ms else None
+        pinned = hs.limits(results_dir).get("h2d_pinned_gbps")
+        if pinned and n:
+            ideal = n * 5 * 4 / (pinned * 1e9) * 1e3  # 2 key + 3 value columns of 4 bytes
+            ax.axvline(ideal, color="black", linestyle="--", linewidth=0.9)
+            ax.annotate(f"H2D at {pinned:.0f} GB/s (hashlab probe)", xy=(ideal, 0.02), xycoords=("data", "axes fraction"),
+                        fontsize=7, rotation=90, va="bottom")
         written.append(hs.save(fig, ax, os.path.join(out, "fig5_breakdown.png"), rows, note=note))
 
     rows = hs.load(results_dir, PAPER, "prediction")
