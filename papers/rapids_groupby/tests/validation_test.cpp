@@ -6,6 +6,7 @@
 #include <string>
 
 #include "hashlab/rapids_groupby/groupby.hpp"
+#include "../src/table.cuh"
 
 namespace hashlab::rapids {
 namespace {
@@ -81,6 +82,17 @@ TEST(RapidsValidation, EmptyInputIsValid) {
   in.keys = nullptr;
   in.values = nullptr;
   EXPECT_EQ(message_of(in, {Aggregation::kSum}), "");
+}
+
+TEST(RapidsPackedOps, SixteenOpsRoundTripAndCountColumnOnlyWhenNeeded) {
+  std::vector<Aggregation> ops;
+  for (int v = 0; v < detail::kMaxValueColumns; ++v) ops.push_back(static_cast<Aggregation>(v % 5));
+  const detail::PackedOps packed = detail::pack(ops);
+  ASSERT_EQ(packed.count, detail::kMaxValueColumns);
+  for (int v = 0; v < packed.count; ++v) EXPECT_EQ(packed.at(v), ops[v]) << "column " << v;
+  EXPECT_TRUE(packed.needs_count);
+  EXPECT_FALSE(detail::pack({Aggregation::kSum, Aggregation::kSum, Aggregation::kMin}).needs_count);
+  EXPECT_TRUE(detail::pack({Aggregation::kMean}).needs_count);
 }
 
 }  // namespace
