@@ -25,7 +25,7 @@ for bin in $(find build -name '*_tests' -type f -perm -u+x | sort); do
   name=$(basename "$bin")
   ( timeout $left compute-sanitizer --tool "$tool" --error-exitcode 99 --print-limit 20 "$bin" \
       --gtest_filter="*:-$negative" --gtest_brief=1 > "$L/${tool}_$name.log" 2>&1
-    echo "$tool $name rc=$?" ) &
+    rc=$?; grep -q "terminated before first instrumented API call" "$L/${tool}_$name.log" && rc="0 (no GPU test in the binary)"; echo "$tool $name rc=$rc" ) &
 done
 wait
 for p in cuckoo hashgraph rapids_groupby ega pkpk_join; do

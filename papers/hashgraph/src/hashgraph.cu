@@ -1,9 +1,13 @@
 // The HashGraph object: sizes, validation and the storage both builds share.
 #include <cmath>
+#include <iomanip>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
 #include "detail.hpp"
+#include "hashlab/common/device.hpp"
+#include "hashlab/common/memory.hpp"
 #include "hashlab/hashgraph/hashgraph.hpp"
 
 namespace hashlab::hashgraph {
@@ -27,6 +31,31 @@ void validate_bins(std::uint32_t bins) {
                                 "], got " + std::to_string(bins));
 }
 
+namespace {
+
+// A table larger than the whole device is refused before any allocation, so that asking for one
+// never fills the GPU part-way (other processes may share it). Smaller shortfalls surface as
+// OutOfDeviceMemory from the allocation itself.
+void refuse_tables_beyond_the_device(std::uint64_t capacity, std::uint32_t range, Version version) {
+  const double vertices = static_cast<double>(range) + 1;
+  double bytes = vertices * sizeof(std::uint32_t) + static_cast<double>(capacity) * sizeof(Entry);
+  if (version == Version::kV1)
+    bytes += static_cast<double>(capacity) * sizeof(std::uint32_t) + vertices * sizeof(std::uint32_t);
+  else
+    bytes += static_cast<double>(capacity) * sizeof(Entry);
+  std::size_t free_bytes = 0, total_bytes = 0;
+  device_memory(free_bytes, total_bytes);
+  if (bytes > static_cast<double>(total_bytes)) {
+    std::ostringstream message;
+    message << std::fixed << std::setprecision(1) << "HashGraph: a table of " << capacity << " keys and "
+            << range << " vertices needs " << bytes / (1u << 30) << " GiB, more than the device's "
+            << static_cast<double>(total_bytes) / (1u << 30) << " GiB";
+    throw OutOfDeviceMemory(message.str());
+  }
+}
+
+}  // namespace
+
 HashGraph::HashGraph(std::uint64_t capacity, std::uint32_t range, BuildOptions options, cudaStream_t stream)
     : capacity_(capacity), range_(range), options_(options) {
   if (range == 0) throw std::invalid_argument("HashGraph: the hash range must hold at least one vertex");
@@ -34,6 +63,7 @@ HashGraph::HashGraph(std::uint64_t capacity, std::uint32_t range, BuildOptions o
     throw std::invalid_argument("HashGraph: " + std::to_string(capacity) +
                                 " keys exceed the 32-bit rows and offsets (at most 2^32 - 1 keys)");
   if (options.version == Version::kV2) validate_bins(options.bins);
+  refuse_tables_beyond_the_device(capacity, range, options.version);
   offsets_ = DeviceBuffer<std::uint32_t>(std::size_t{range} + 1, stream);
   entries_ = DeviceBuffer<Entry>(capacity, stream);
   if (options.version == Version::kV1) {
