@@ -67,38 +67,59 @@ TEST(Fmix, Rotl32RotatesBitsAround) {
 
 struct CuckooCase {
   std::uint32_t a, b, key, table_size;
-  std::uint32_t expected;  // ((a op key) + b) mod 334214459 mod table_size, in exact arithmetic
+  std::uint32_t wrapped;  // ((a op key) + b) mod 2^32 mod 334214459 mod table_size (the chapter's code)
+  std::uint32_t exact;    // the same without the mod 2^32
 };
 
-TEST(CuckooHash, MultiplyHashComputesInSixtyFourBits) {
-  // The first two products exceed 2^32: 32-bit arithmetic would give 808472 and 4.
+TEST(CuckooHash, MultiplyHashWrapsInThirtyTwoBitsLikeTheChaptersCode) {
+  // The first two products exceed 2^32, so the two forms differ there.
   const std::array<CuckooCase, 4> cases = {{
-      {2654435761u, 12345u, 4000000000u, 1000003u, 655795u},
-      {4294967291u, 4294967295u, 4294967295u, 1u << 20, 783959u},
-      {1u, 0u, 7u, 10u, 7u},
-      {3u, 5u, kCuckooPrime, 997u, 5u},  // 3p + 5 = 5 mod p
+      {2654435761u, 12345u, 4000000000u, 1000003u, 808472u, 655795u},
+      {4294967291u, 4294967295u, 4294967295u, 1u << 20, 4u, 783959u},
+      {1u, 0u, 7u, 10u, 7u, 7u},
+      {3u, 5u, kCuckooPrime, 997u, 5u, 5u},  // 3p + 5 = 5 mod p
   }};
   for (const auto& c : cases) {
-    const std::uint64_t by_hand = (std::uint64_t{c.a} * c.key + c.b) % kCuckooPrime % c.table_size;
-    EXPECT_EQ(by_hand, c.expected);
-    EXPECT_EQ((CuckooMultiplyHash{c.a, c.b}(c.key, c.table_size)), c.expected)
+    const std::uint64_t wide = std::uint64_t{c.a} * c.key + c.b;
+    EXPECT_EQ(wide % (std::uint64_t{1} << 32) % kCuckooPrime % c.table_size, c.wrapped);
+    EXPECT_EQ(wide % kCuckooPrime % c.table_size, c.exact);
+    EXPECT_EQ((CuckooMultiplyHash{c.a, c.b}(c.key, c.table_size)), c.wrapped)
+        << "a=" << c.a << " b=" << c.b << " key=" << c.key << " size=" << c.table_size;
+    EXPECT_EQ((CuckooMultiplyExactHash{c.a, c.b}(c.key, c.table_size)), c.exact)
         << "a=" << c.a << " b=" << c.b << " key=" << c.key << " size=" << c.table_size;
   }
 }
 
-TEST(CuckooHash, XorHashAddsInSixtyFourBits) {
-  // (a ^ key) + b exceeds 2^32 in the first two cases: 32-bit arithmetic would give 785 and 35950.
+TEST(CuckooHash, XorHashWrapsInThirtyTwoBits) {
   const std::array<CuckooCase, 3> cases = {{
-      {0xffffffffu, 0xffffffffu, 1u, 1000u, 114u},
-      {0x12345678u, 0x9abcdef0u, 0xfedcba98u, 65536u, 22639u},
-      {0u, 0u, kCuckooPrime + 1, 100u, 1u},
+      {0xffffffffu, 0xffffffffu, 1u, 1000u, 785u, 114u},
+      {0x12345678u, 0x9abcdef0u, 0xfedcba98u, 65536u, 35950u, 22639u},
+      {0u, 0u, kCuckooPrime + 1, 100u, 1u, 1u},
   }};
   for (const auto& c : cases) {
-    const std::uint64_t by_hand = (std::uint64_t{c.a ^ c.key} + c.b) % kCuckooPrime % c.table_size;
-    EXPECT_EQ(by_hand, c.expected);
-    EXPECT_EQ((CuckooXorHash{c.a, c.b}(c.key, c.table_size)), c.expected)
+    const std::uint64_t wide = std::uint64_t{c.a ^ c.key} + c.b;
+    EXPECT_EQ(wide % (std::uint64_t{1} << 32) % kCuckooPrime % c.table_size, c.wrapped);
+    EXPECT_EQ((CuckooXorHash{c.a, c.b}(c.key, c.table_size)), c.wrapped)
         << "a=" << c.a << " b=" << c.b << " key=" << c.key << " size=" << c.table_size;
   }
+}
+
+TEST(CuckooHash, ExactFormSendsKeysEqualModPToOneSlotUnderEveryFunction) {
+  // Why the suite uses the wrapping form: k and k + p collide in every exact function, while
+  // the wrapping functions separate most such pairs.
+  std::uint64_t state = 7;
+  int wrapped_collisions = 0;
+  const int trials = 1000;
+  for (int i = 0; i < trials; ++i) {
+    state = splitmix64(state);
+    const auto a = static_cast<std::uint32_t>(state) | 1u;
+    const auto b = static_cast<std::uint32_t>(state >> 32);
+    const auto key = static_cast<std::uint32_t>(splitmix64(state ^ 3) % kCuckooPrime);
+    const std::uint32_t size = 41943040u;  // 1.25 x 32M
+    ASSERT_EQ((CuckooMultiplyExactHash{a, b}(key, size)), (CuckooMultiplyExactHash{a, b}(key + kCuckooPrime, size)));
+    wrapped_collisions += CuckooMultiplyHash{a, b}(key, size) == CuckooMultiplyHash{a, b}(key + kCuckooPrime, size);
+  }
+  EXPECT_LT(wrapped_collisions, trials / 100);
 }
 
 TEST(CuckooHash, ResultsLieInsideTheTable) {
@@ -110,6 +131,7 @@ TEST(CuckooHash, ResultsLieInsideTheTable) {
     const auto key = static_cast<std::uint32_t>(splitmix64(state ^ 1));
     const std::uint32_t size = 1 + static_cast<std::uint32_t>(splitmix64(state ^ 2) % 5000000);
     ASSERT_LT((CuckooMultiplyHash{a, b}(key, size)), size);
+    ASSERT_LT((CuckooMultiplyExactHash{a, b}(key, size)), size);
     ASSERT_LT((CuckooXorHash{a, b}(key, size)), size);
   }
 }

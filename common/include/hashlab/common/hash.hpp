@@ -11,8 +11,21 @@ namespace hashlab::hash {
 // Cuckoo hashing (Alcantara et al., section 4.3.1.1): h(k) = (a*k + b) mod p mod tableSize.
 constexpr std::uint32_t kCuckooPrime = 334214459u;  // cuckoo 4.3.1.1
 
-/// h(k) = (a*k + b) mod p mod table_size, computed in 64 bits so a*k cannot wrap.
+/// h(k) = (a*k + b) mod p mod table_size with a*k + b in 32-bit unsigned (wrapping) arithmetic,
+/// as the chapter's CUDPP code computes it. The wrap matters: see CuckooMultiplyExactHash.
 struct CuckooMultiplyHash {
+  std::uint32_t a = 0;
+  std::uint32_t b = 0;
+  HASHLAB_HD std::uint32_t operator()(std::uint32_t key, std::uint32_t table_size) const {
+    return (a * key + b) % kCuckooPrime % table_size;
+  }
+};
+
+/// The textbook form, (a*k + b) mod p mod table_size computed in 64 bits without a wrap. It is
+/// degenerate for 32-bit keys: p < 2^32, so keys equal mod p land in the same slot under EVERY
+/// function, and a few such keys (common among millions of random 32-bit keys) make a cuckoo
+/// table unbuildable. Kept to show exactly that (papers/cuckoo, "Deviations and choices").
+struct CuckooMultiplyExactHash {
   std::uint32_t a = 0;
   std::uint32_t b = 0;
   HASHLAB_HD std::uint32_t operator()(std::uint32_t key, std::uint32_t table_size) const {
@@ -22,13 +35,12 @@ struct CuckooMultiplyHash {
 };
 
 /// The XOR variant the chapter found to spread some datasets better:
-/// h(k) = ((a XOR k) + b) mod p mod table_size.
+/// h(k) = ((a XOR k) + b) mod p mod table_size, the sum wrapping in 32 bits like the chapter's code.
 struct CuckooXorHash {
   std::uint32_t a = 0;
   std::uint32_t b = 0;
   HASHLAB_HD std::uint32_t operator()(std::uint32_t key, std::uint32_t table_size) const {
-    const std::uint64_t mixed = static_cast<std::uint64_t>(a ^ key) + b;
-    return static_cast<std::uint32_t>(mixed % kCuckooPrime) % table_size;
+    return ((a ^ key) + b) % kCuckooPrime % table_size;
   }
 };
 
