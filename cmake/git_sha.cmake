@@ -1,13 +1,19 @@
 # Writes OUTPUT with the current git revision of SOURCE_DIR, only when it changed.
-execute_process(COMMAND git -C ${SOURCE_DIR} rev-parse --short=12 HEAD
-                OUTPUT_VARIABLE sha OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET RESULT_VARIABLE rc)
-if(NOT rc EQUAL 0 OR sha STREQUAL "")
-  set(sha "unknown")
+# $HASHLAB_GIT_SHA overrides it: a copy of the tree shipped to another machine (a lent GPU) may
+# carry a .git that does not match its files, so the scripts that ship it pass the revision.
+if(DEFINED ENV{HASHLAB_GIT_SHA} AND NOT "$ENV{HASHLAB_GIT_SHA}" STREQUAL "")
+  set(sha "$ENV{HASHLAB_GIT_SHA}")
 else()
-  execute_process(COMMAND git -C ${SOURCE_DIR} status --porcelain --untracked-files=no
-                  OUTPUT_VARIABLE dirty OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
-  if(NOT dirty STREQUAL "")
-    set(sha "${sha}-dirty")
+  execute_process(COMMAND git -C ${SOURCE_DIR} rev-parse --short=12 HEAD
+                  OUTPUT_VARIABLE sha OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0 OR sha STREQUAL "")
+    set(sha "unknown")
+  else()
+    execute_process(COMMAND git -C ${SOURCE_DIR} status --porcelain --untracked-files=no
+                    OUTPUT_VARIABLE dirty OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+    if(NOT dirty STREQUAL "")
+      set(sha "${sha}-dirty")
+    endif()
   endif()
 endif()
 set(content "#pragma once\n#define HASHLAB_GIT_SHA \"${sha}\"\n")

@@ -9,6 +9,7 @@ import html
 import importlib
 import json
 import os
+import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -17,11 +18,77 @@ import hashlab_style as hs  # noqa: E402
 from make_plots import MODULES, has_results  # noqa: E402
 
 
+TITLES = {
+    "baselines": "Shared baselines (the yardsticks of DESIGN.md)",
+    "cuckoo": 'Alcantara et al., "Building an Efficient Hash Table on the GPU"',
+    "hashgraph": 'Green et al., "HashGraph: Scalable Hash Tables Using a Sparse Graph Data Structure"',
+    "rapids_groupby": 'Chen, Cui, Kiran, Patterson, "Rapids Group-by GPU Hash Based Implementation"',
+    "ega": 'Wang, Shen, Lei, "EGA: An Efficient GPU Accelerated Groupby Aggregation Algorithm"',
+    "pkpk_join": 'Dash, "Parallel Pk-Pk Join Algorithm Using GPU Servers"',
+    "compare": "Side by side: the questions no single paper asks",
+}
+
+
+def module_claims(module, results_dir):
+    if not os.path.exists(os.path.join(HERE, module + ".py")):
+        return []
+    mod = importlib.import_module(module)
+    return mod.claims(results_dir) if hasattr(mod, "claims") else []
+
+
+def verdict_kind(verdict):
+    v = verdict.lower()
+    if v.startswith("reproduced") or v.startswith("extended"):
+        return "reproduced"
+    if v.startswith("not measured"):
+        return "not measured"
+    return "differs"
+
+
+def provenance(results_dir):
+    """Which runs the results come from: git revisions, dates, command lines (JSON sidecars)."""
+    shas, dates, profiles = set(), set(), set()
+    for path in glob.glob(os.path.join(results_dir, "*", "*.json")):
+        with open(path) as f:
+            meta = json.load(f)
+        shas.add(str(meta.get("git_sha", "?"))[:12])
+        dates.add(str(meta.get("started", meta.get("timestamp", "")))[:10])
+        profiles.add(str(meta.get("profile", "?")))
+    if not shas:
+        return []
+    dates.discard("")
+    return [f"Runs from {', '.join(sorted(dates)) or 'unknown dates'}, git revision(s) "
+            f"{', '.join(sorted(shas))}, profile {', '.join(sorted(profiles))}. Every point is checked against the CPU reference; a point that "
+            f"does not match is counted as failed below and not plotted.", ""]
+
+
+def summary_section(results_dir, lines):
+    lines.append("| module | experiments | points | failed | claims reproduced | differ | not measured |")
+    lines.append("|---|---|---|---|---|---|---|")
+    for module in MODULES:
+        csvs = sorted(glob.glob(os.path.join(results_dir, module, "*.csv")))
+        if not csvs:
+            continue
+        points = failed = 0
+        for path in csvs:
+            rows = hs.load(results_dir, module, os.path.splitext(os.path.basename(path))[0])
+            points += len({(r["variant"], r["n"], r["param_value"]) for r in rows})
+            failed += len(hs.failed_points(rows))
+        kinds = [verdict_kind(c["verdict"]) for c in module_claims(module, results_dir)]
+        lines.append(f"| {module} | {len(csvs)} | {points} | {failed} | {kinds.count('reproduced')} | "
+                     f"{kinds.count('differs')} | {kinds.count('not measured')} |")
+    lines.append("")
+
+
 def module_section(results_dir, module, lines):
     csvs = sorted(glob.glob(os.path.join(results_dir, module, "*.csv")))
     if not csvs:
         return
-    lines.append(f"## {module}\n")
+    lines.append(f"## {module}: {TITLES.get(module, '')}\n")
+    readme = "papers/" + module + "/README.md" if module not in ("baselines", "compare") else \
+        ("compare/README.md" if module == "compare" else "common/include/hashlab/baselines/")
+    lines.append(f"Code and deviations: `{readme}`.")
+    lines.append("")
     for path in csvs:
         experiment = os.path.splitext(os.path.basename(path))[0]
         rows = hs.load(results_dir, module, experiment)
@@ -38,43 +105,66 @@ def module_section(results_dir, module, lines):
     lines.append("")
     for png in sorted(glob.glob(os.path.join(results_dir, module, "*.png"))):
         lines.append(f"![{os.path.basename(png)}]({os.path.relpath(png, results_dir)})\n")
-    script = os.path.join(HERE, module + ".py")
-    if os.path.exists(script):
-        mod = importlib.import_module(module)
-        if hasattr(mod, "claims"):
-            claims = mod.claims(results_dir)
-            if claims:
-                lines.append("| claim in the paper | paper | measured here | verdict |")
-                lines.append("|---|---|---|---|")
-                for c in claims:
-                    lines.append(f"| {c['claim']} | {c['paper']} | {c['measured']} | {c['verdict']} |")
-                lines.append("")
+    claims = module_claims(module, results_dir)
+    if claims:
+        lines.append("| claim in the paper | paper | measured here | verdict |")
+        lines.append("|---|---|---|---|")
+        for c in claims:
+            lines.append(f"| {c['claim']} | {c['paper']} | {c['measured']} | {c['verdict']} |")
+        lines.append("")
+
+
+def inline(text):
+    """Markdown's inline `code` and **bold** as HTML (everything else escaped)."""
+    out = html.escape(text)
+    out = re.sub(r"`([^`]+)`", r"<code>\1</code>", out)
+    return re.sub(r"\*\*([^*]+)\*\*", r"<b>\1</b>", out)
 
 
 def to_html(markdown_lines, title):
     body = []
+    table = []  # rows of the table being read
+
+    def flush_table():
+        if not table:
+            return
+        rows = [f"<tr>{''.join(f'<th>{inline(c)}</th>' for c in table[0])}</tr>"]
+        rows += [f"<tr>{''.join(f'<td>{inline(c)}</td>' for c in r)}</tr>" for r in table[1:]]
+        body.append("<table border=1 cellspacing=0 cellpadding=4>" + "".join(rows) + "</table>")
+        table.clear()
+
+    items = []
+
+    def flush_items():
+        if items:
+            body.append("<ul>" + "".join(f"<li>{inline(i)}</li>" for i in items) + "</ul>")
+            items.clear()
+
     for line in markdown_lines:
+        if line.startswith("|"):
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if not all(set(c) <= set("-") for c in cells):
+                table.append(cells)
+            continue
+        flush_table()
+        if line.startswith("- "):
+            items.append(line[2:])
+            continue
+        flush_items()
         if line.startswith("# "):
-            body.append(f"<h1>{html.escape(line[2:])}</h1>")
+            body.append(f"<h1>{inline(line[2:])}</h1>")
         elif line.startswith("## "):
-            body.append(f"<h2>{html.escape(line[3:])}</h2>")
+            body.append(f"<h2>{inline(line[3:])}</h2>")
         elif line.startswith("!["):
             src = line[line.index("(") + 1:line.rindex(")")]
             body.append(f'<p><img src="{html.escape(src)}" style="max-width:720px"></p>')
-        elif line.startswith("|"):
-            cells = [c.strip() for c in line.strip("|").split("|")]
-            if all(set(c) <= set("-") for c in cells):
-                continue
-            tag = "th" if body and not body[-1].startswith("<tr") else "td"
-            body.append("<tr>" + "".join(f"<{tag}>{html.escape(c)}</{tag}>" for c in cells) + "</tr>")
-        elif line.startswith("- "):
-            body.append(f"<li>{html.escape(line[2:])}</li>")
         elif line.strip():
-            body.append(f"<p>{html.escape(line)}</p>")
-    joined = "\n".join(body).replace("</tr>\n<tr>", "</tr><tr>")
-    joined = joined.replace("<tr>", "<table border=1 cellspacing=0 cellpadding=4><tr>", 1) if "<tr>" in joined else joined
+            body.append(f"<p>{inline(line)}</p>")
+    flush_table()
+    flush_items()
     return (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title></head>"
-            f"<body style='font-family:sans-serif;max-width:900px;margin:auto'>{joined}</body></html>\n")
+            f"<body style='font-family:sans-serif;max-width:960px;margin:auto'>\n" + "\n".join(body) +
+            "\n</body></html>\n")
 
 
 def main():
@@ -109,8 +199,12 @@ def main():
                            ("random_read_gops_large", "random 8-byte reads, >= 1 GiB table, G reads/s"),
                            ("h2d_pinned_gbps", "host to device, pinned, GB/s")]:
             if key in limits:
-                lines.append(f"- {label}: {limits[key]:.3g}")
+                lines.append(f"- {label}: {limits[key]:.4g}")
         lines.append("")
+    lines += provenance(results)
+    lines.append("## Summary")
+    lines.append("")
+    summary_section(results, lines)
     for module in MODULES:
         module_section(results, module, lines)
     out_md = os.path.join(results, "report.md")

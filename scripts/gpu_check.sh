@@ -5,7 +5,8 @@
 #
 #   scripts/gpu_check.sh [--no-sanitize] [--sanitize-filter F] [--run "paper [exp...] [opts]"]...
 #
-# Environment: CMAKE_PREFIX_PATH (extra library prefixes), JOBS, BUILD_DIR, LOG_DIR, OUT.
+# Environment: CMAKE_PREFIX_PATH (extra library prefixes), JOBS, BUILD_DIR, LOG_DIR, OUT,
+# HASHLAB_GIT_SHA (the revision to record when the tree was shipped without a matching .git).
 set -uo pipefail
 BUILD_DIR=${BUILD_DIR:-build}
 JOBS=${JOBS:-$(nproc)}
