@@ -2,7 +2,7 @@
 # reproduce.sh HASHLAB OUT TARGET PROFILE: runs the experiments of TARGET (a paper or 'all'),
 # then the plots and the report. A failed verification stops nothing but makes the exit
 # non-zero. Without a GPU the CPU-only experiments run, and the figures and the report are built
-# from a copy of the committed reference results (results/reference/<gpu>/) in OUT/reference/.
+# from a copy of the committed reference results (results/reference/<gpu>/) in OUT/from_reference/.
 set -uo pipefail
 hashlab=$1 out=$2 target=$3 profile=$4
 paper_arg=()
@@ -19,7 +19,7 @@ else
     echo "reproduce: no CUDA GPU and no committed reference results: no figures to draw" >&2
     exit 1
   fi
-  copy="$out/reference/$(basename "$ref")"
+  copy="$out/from_reference/$(basename "$ref")"
   echo "reproduce: no CUDA GPU here, so only the CPU experiments ran (results in $out)."
   echo "reproduce: figures and report come from the committed reference results of $(basename "$ref"), copied to $copy"
   mkdir -p "$copy" && cp -r "$ref"/. "$copy"/
