@@ -465,7 +465,7 @@ void run_min_space(PointContext& ctx) {
   const std::string& variant = ctx.point().variant;
   const int functions = variant[1] - '0';
   const bool long_limit = variant.size() > 2;
-  run_attempts(ctx, functions, ctx.point().param_value, ctx.options().full() ? 100 : 20,
+  run_attempts(ctx, functions, ctx.point().param_value, ctx.options().full() ? 100 : 40,
                long_limit ? long_max_iterations(ctx.point().n) : 0);
 }
 
