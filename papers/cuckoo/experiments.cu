@@ -139,7 +139,8 @@ std::size_t count_wrong_lookups(PointContext& ctx, const DeviceBuffer<std::uint3
 
 void verify_all_found(PointContext& ctx, const DeviceBuffer<std::uint32_t>& found, Pairs& p) {
   const std::size_t wrong = count_wrong_lookups(ctx, found, p);
-  ctx.verify(wrong == 0, std::to_string(wrong) + " of " + std::to_string(found.size()) + " lookups returned a wrong value");
+  ctx.verify(wrong == 0,
+             std::to_string(wrong) + " of " + std::to_string(found.size()) + " lookups returned a wrong value");
 }
 
 std::vector<Point> sweep(const std::vector<std::string>& variants, const std::vector<std::uint64_t>& sizes,
