@@ -6,6 +6,7 @@
 //   fig4_6          multivalue table vs sorted structure, 10M pairs, rising multiplicity
 //   fig4_7          construction rate vs space 1.05N..5N beside the cost model of 4.5.3
 //   block_size      construction rate vs threads per block (the chapter's choice: 64)
+//   functions       build / retrieval / absent retrieval vs number of hash functions (2..5)
 //   restart_rate    failed attempts at 32M, 1.25N, 4 functions, 7 lg N, 200 attempts (chapter: 0.56%)
 //   min_space       smallest practical table size for 2..5 functions (chapter: ~2.1, 1.1, 1.03, 1.02 N),
 //                   with 7 lg N and with a long limit (500 lg N)
@@ -409,6 +410,31 @@ void run_block_size(PointContext& ctx) {
   verify_all_found(ctx, found, p);
 }
 
+// ---- number of hash functions (section 4.3.1.1): more functions build faster, retrieve slower ----------
+
+void run_functions(PointContext& ctx) {
+  const Point& pt = ctx.point();
+  auto& p = pairs(ctx, pt.n, true);
+  const int functions = ctx.point().variant[1] - '0';  // "k2" .. "k5"
+  CuckooHashTable table(config_from(ctx.options(), functions, pt.param_value));
+  int builds = 0, attempts = 0;
+  const auto build = time_build(ctx, table, p, pt.n, builds, attempts);
+  DeviceBuffer<std::uint32_t> found(pt.n, ctx.stream()), missed(pt.n, ctx.stream());
+  found.fill_bytes(0, ctx.stream());
+  missed.fill_bytes(0, ctx.stream());
+  const auto hit = ctx.time_gpu([&](cudaStream_t s) { table.find(p.keys.data(), pt.n, found.data(), s); });
+  const auto miss = ctx.time_gpu([&](cudaStream_t s) { table.find(p.absent.data(), pt.n, missed.data(), s); });
+  ctx.report_time("build", build, static_cast<double>(pt.n), "pairs");
+  ctx.report_time("retrieve", hit, static_cast<double>(pt.n), "queries");
+  ctx.report_time("retrieve_absent", miss, static_cast<double>(pt.n), "queries");
+  ctx.report_value("restarts_per_build", static_cast<double>(attempts - builds) / builds, "count");
+  verify_all_found(ctx, found, p);
+  // The absent keys come from the same unique draw as the inserted ones: every answer is NOT_FOUND.
+  const auto got = missed.to_host(ctx.stream());
+  const auto wrong = std::count_if(got.begin(), got.end(), [](std::uint32_t v) { return v != kNotFound; });
+  ctx.verify(wrong == 0, std::to_string(wrong) + " absent keys were reported found");
+}
+
 // ---- restart rate and the smallest practical table ---------------------------------------------------
 
 // The long eviction limit of min_space's "_long" variants: 500 lg N. The chapter does not say
@@ -628,6 +654,18 @@ const harness::Registrar registrar([](harness::Registry& r) {
         return sweep({"cuckoo"}, {o.pick_size(1u << 24, k32M)}, "block_size", {32, 64, 128, 256, 512, 1024});
       },
       run_block_size);
+
+  add("functions", "Section 4.3.1.1 (number of hash functions)",
+      "build, retrieval and absent-key retrieval vs number of hash functions: 3..5 at 1.25N, 2..5 at 2.5N",
+      {"k2", "k3", "k4", "k5"},
+      [](const RunOptions& o) {
+        const std::uint64_t n = o.pick_size(1u << 24, k32M);
+        std::vector<Point> points;
+        for (const char* k : {"k3", "k4", "k5"}) points.push_back({k, n, "space_factor", 1.25});
+        for (const char* k : {"k2", "k3", "k4", "k5"}) points.push_back({k, n, "space_factor", 2.5});
+        return points;
+      },
+      run_functions);
 
   add("restart_rate", "Section 4.3.1.1 (restart rate)",
       "fraction of failed build attempts at 32M pairs, 4 functions, 7 lg N, 200 attempts (1000 full; chapter: "
