@@ -43,6 +43,11 @@ def _load(results_dir, name):
     return hs.load(results_dir, PAPER, name)
 
 
+def issue_bar(ax, value, label):
+    """The issue's H100 bar for N = 32M (not a paper number): a dotted line."""
+    ax.axhline(value, color="grey", linestyle=":", linewidth=1.0, label=f"issue bar (H100, 32M): {label}")
+
+
 def plot(results_dir):
     out = os.path.join(results_dir, PAPER)
     limits = hs.limits(results_dir)
@@ -56,6 +61,7 @@ def plot(results_dir):
                                 "G keys/s")
         hs.plot_series(ax, rows, "build_rate", x="param_value", label_of=label)
         hs.paper_marker(ax, 1.0, PAPER_BUILD_RATE, "paper: 2.5 G keys/s (GV100)")
+        issue_bar(ax, 8.0, "V2 >= 8 at load 1")
         hs.hardware_line(ax, atomic, "random 8-byte atomic rate (one per insert)")
         written.append(hs.save(fig, ax, os.path.join(out, "fig2.png"), rows))
 
@@ -65,6 +71,7 @@ def plot(results_dir):
                                 "G keys/s", logx=True)
         hs.plot_series(ax, rows, "build_rate", x="param_value", label_of=label)
         hs.hardware_line(ax, atomic, "random 8-byte atomic rate")
+        issue_bar(ax, 6.0, "V2 >= 6 at 32 appearances")
         written.append(hs.save(fig, ax, os.path.join(out, "fig3.png"), rows))
 
     rows = _load(results_dir, "fig4")
@@ -113,6 +120,7 @@ def plot(results_dir):
                                 logx=True, logy=True)
         hs.plot_series(ax, rows, "probe_rate", x="param_value", label_of=label)
         hs.hardware_line(ax, read, "random 8-byte read rate")
+        issue_bar(ax, 5.0, "probe-new >= 5 at 1 appearance")
         written.append(hs.save(fig, ax, os.path.join(out, "fig7.png"), rows))
 
     rows = _load(results_dir, "fig8")
