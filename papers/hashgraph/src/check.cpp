@@ -1,10 +1,47 @@
 // The host-side check of a HashGraph against its input (the multimap key -> rows, as arrays).
+//
+// Every experiment point checks its whole table here, so the check runs on several host threads:
+// the vertices are split into contiguous ranges of about equal entries, each thread checks its
+// range, and a row seen twice is caught by an atomic bit per row.
+#include <algorithm>
+#include <atomic>
+#include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "hashlab/hashgraph/hashgraph.hpp"
 
 namespace hashlab::hashgraph {
+namespace {
+
+constexpr std::uint64_t kEntriesPerThread = std::uint64_t{1} << 20;  // below this, threads cost more than they save
+constexpr unsigned kMaxThreads = 16;
+
+/// Checks the entries of vertices [first, last): "" or the first problem found in that range.
+std::string check_vertices(const HostGraph& graph, const std::vector<std::uint32_t>& keys, std::uint32_t first,
+                           std::uint32_t last, std::atomic<std::uint64_t>* seen) {
+  const std::uint64_t n = keys.size();
+  for (std::uint32_t v = first; v < last; ++v) {
+    for (std::uint32_t p = graph.offsets[v]; p < graph.offsets[v + 1]; ++p) {
+      const Entry e = graph.entries[p];
+      // The message is built only on failure: this loop runs over every entry of 100M-key tables.
+      const auto where = [&] {
+        return "entry " + std::to_string(p) + " (key " + std::to_string(e.key) + ", row " + std::to_string(e.index) +
+               ") in the list of vertex " + std::to_string(v);
+      };
+      if (e.index >= n) return where() + ": row out of range";
+      if (keys[e.index] != e.key) return where() + ": the input's key at that row is " + std::to_string(keys[e.index]);
+      if (vertex_of(e.key, graph.range) != v)
+        return where() + ": the key hashes to vertex " + std::to_string(vertex_of(e.key, graph.range));
+      const std::uint64_t bit = std::uint64_t{1} << (e.index & 63);
+      if (seen[e.index >> 6].fetch_or(bit, std::memory_order_relaxed) & bit) return where() + ": the row appears twice";
+    }
+  }
+  return "";
+}
+
+}  // namespace
 
 std::string check_against_input(const HostGraph& graph, const std::vector<std::uint32_t>& keys) {
   const std::uint64_t n = keys.size();
@@ -16,26 +53,27 @@ std::string check_against_input(const HostGraph& graph, const std::vector<std::u
   if (graph.offsets.front() != 0) return "offsets[0] = " + std::to_string(graph.offsets.front()) + ", expected 0";
   if (graph.offsets.back() != n)
     return "offsets[range] = " + std::to_string(graph.offsets.back()) + ", expected n = " + std::to_string(n);
-  std::vector<bool> seen(n, false);
-  for (std::uint32_t v = 0; v < graph.range; ++v) {
-    const std::uint32_t begin = graph.offsets[v];
-    const std::uint32_t end = graph.offsets[v + 1];
-    if (end < begin) return "offsets decrease at vertex " + std::to_string(v);
-    for (std::uint32_t p = begin; p < end; ++p) {
-      const Entry e = graph.entries[p];
-      // The message is built only on failure: this loop runs over every entry of 100M-key tables.
-      const auto where = [&] {
-        return "entry " + std::to_string(p) + " (key " + std::to_string(e.key) + ", row " + std::to_string(e.index) +
-               ") in the list of vertex " + std::to_string(v);
-      };
-      if (e.index >= n) return where() + ": row out of range";
-      if (keys[e.index] != e.key) return where() + ": the input's key at that row is " + std::to_string(keys[e.index]);
-      if (vertex_of(e.key, graph.range) != v)
-        return where() + ": the key hashes to vertex " + std::to_string(vertex_of(e.key, graph.range));
-      if (seen[e.index]) return where() + ": the row appears twice";
-      seen[e.index] = true;
-    }
-  }
+  // Monotone offsets from 0 to n: every list below lies inside the entries.
+  for (std::uint32_t v = 0; v < graph.range; ++v)
+    if (graph.offsets[v + 1] < graph.offsets[v]) return "offsets decrease at vertex " + std::to_string(v);
+
+  const auto seen = std::make_unique<std::atomic<std::uint64_t>[]>((n + 63) / 64);  // value-initialised: zero
+  const unsigned threads = static_cast<unsigned>(std::clamp<std::uint64_t>(
+      n / kEntriesPerThread, 1, std::min(kMaxThreads, std::max(1u, std::thread::hardware_concurrency()))));
+  // Thread t checks the vertices whose lists start in entries [t n / threads, (t + 1) n / threads).
+  std::vector<std::uint32_t> bounds(threads + 1, graph.range);
+  bounds[0] = 0;
+  for (unsigned t = 1; t < threads; ++t)
+    bounds[t] = static_cast<std::uint32_t>(
+        std::lower_bound(graph.offsets.begin(), graph.offsets.end() - 1, n * t / threads) - graph.offsets.begin());
+  std::vector<std::string> problems(threads);
+  std::vector<std::thread> workers;
+  for (unsigned t = 1; t < threads; ++t)
+    workers.emplace_back([&, t] { problems[t] = check_vertices(graph, keys, bounds[t], bounds[t + 1], seen.get()); });
+  problems[0] = check_vertices(graph, keys, bounds[0], bounds[1], seen.get());
+  for (auto& w : workers) w.join();
+  for (const auto& problem : problems)
+    if (!problem.empty()) return problem;
   // n entries, each row at most once: every row appears exactly once.
   return "";
 }

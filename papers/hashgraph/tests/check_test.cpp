@@ -63,6 +63,43 @@ TEST(HashGraphCheck, FindsWrongOffsetEnds) {
   EXPECT_NE(check_against_input(h, kKeys), "");
 }
 
+TEST(HashGraphCheck, FindsAnOffsetBeyondTheEntriesBeforeReadingThere) {
+  auto g = host_build(kKeys, 6);
+  g.offsets[1] = static_cast<std::uint32_t>(kKeys.size()) + 1000;  // the list of vertex 0 would run past the end
+  EXPECT_NE(check_against_input(g, kKeys).find("offsets decrease"), std::string::npos);
+}
+
+// Inputs of millions of keys are checked on several threads, each over its own vertices: a
+// problem in any thread's share is found, and a row listed in two shares is caught.
+std::vector<std::uint32_t> many_keys() {
+  std::vector<std::uint32_t> keys(std::size_t{3} << 20);
+  for (std::size_t i = 0; i < keys.size(); ++i) keys[i] = static_cast<std::uint32_t>((i * 2654435761u) % 1000003u);
+  return keys;
+}
+
+TEST(HashGraphCheck, AcceptsAMultiMillionKeyTable) {
+  const auto keys = many_keys();
+  EXPECT_EQ(check_against_input(host_build(keys, static_cast<std::uint32_t>(keys.size() / 2)), keys), "");
+}
+
+TEST(HashGraphCheck, FindsARowListedInTwoFarApartVertices) {
+  const auto keys = many_keys();
+  auto g = host_build(keys, static_cast<std::uint32_t>(keys.size() / 2));
+  // The first and the last entry point to the same row: the first entry's row now appears twice
+  // (in the first and in the last thread's share) and the last entry's key is wrong.
+  const std::size_t last = g.entries.size() - 1;
+  g.entries[last].index = g.entries[0].index;
+  g.entries[last].key = keys[g.entries[0].index];
+  EXPECT_NE(check_against_input(g, keys), "");
+}
+
+TEST(HashGraphCheck, FindsAWrongKeyDeepInsideALargeTable) {
+  const auto keys = many_keys();
+  auto g = host_build(keys, static_cast<std::uint32_t>(keys.size() / 2));
+  g.entries[g.entries.size() * 2 / 3].key ^= 1u;
+  EXPECT_NE(check_against_input(g, keys).find("the input's key at that row"), std::string::npos);
+}
+
 TEST(HashGraphRange, IsTheInputOverTheLoadFactorRoundedUp) {
   EXPECT_EQ(hash_range_for(32, 1.0), 32u);
   EXPECT_EQ(hash_range_for(32, 0.5), 64u);
