@@ -360,6 +360,7 @@ JoinedRows bsp_join(const TableView& r, const TableView& s, cudaStream_t stream,
     throw std::invalid_argument("pkpk_join: |R| + |S| = " + std::to_string(r.rows + s.rows) + " rows; the BSP join " +
                                 "sorts at most " + std::to_string(kMaxBspRows) +
                                 " (the segmented sort's offsets are 32-bit signed)");
+  if (r.rows == 0 || s.rows == 0) return {};  // nothing joins an empty table
   try {
     return options.tile == TileShape::kTeaching ? run_bsp_join<TeachingTile>(r, s, stream, options, trace)
                                                 : run_bsp_join<StandardTile>(r, s, stream, options, trace);

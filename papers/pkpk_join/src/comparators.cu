@@ -34,6 +34,7 @@ __global__ void gather_rows(const std::uint32_t* r_index, const std::uint32_t* s
 
 JoinedRows sort_join(const TableView& r, const TableView& s, cudaStream_t stream, std::vector<KernelTime>* profile) {
   validate(r, s);
+  if (r.rows == 0 || s.rows == 0) return {};  // nothing joins an empty table
   const std::size_t n = r.rows + s.rows;
   detail::KernelProfiler profiler(profile != nullptr);
   DeviceBuffer<std::uint64_t> elements(n, stream);
@@ -56,6 +57,7 @@ JoinedRows sort_join(const TableView& r, const TableView& s, cudaStream_t stream
 
 JoinedRows hash_join(const TableView& r, const TableView& s, cudaStream_t stream, std::vector<KernelTime>* profile) {
   validate(r, s);
+  if (r.rows == 0 || s.rows == 0) return {};  // nothing joins an empty table
   detail::KernelProfiler profiler(profile != nullptr);
   baseline::HashJoin join(0.5);
   profiler.run("build", stream, [&] { join.build(r.keys, r.rows, stream); });

@@ -73,8 +73,9 @@ struct JoinedRows {
   std::vector<JoinedRow> to_host(cudaStream_t stream) const;
 };
 
-/// Throws std::invalid_argument when the tables cannot be joined: an empty table, more than
-/// kMaxRowsPerTable rows, or missing key / value columns.
+/// Throws std::invalid_argument when the tables cannot be joined: more than kMaxRowsPerTable
+/// rows, or missing key / value columns in a table with rows. An empty table is valid: every
+/// join returns no rows for it (as the CPU joins do) and launches nothing.
 void validate(const TableView& r, const TableView& s);
 
 // ---- the BSP-sort join ------------------------------------------------------------------------
