@@ -115,6 +115,36 @@ def plot_scaling(results_dir, out):
     return written
 
 
+def plot_scaling_kernels(results_dir, out):
+    """Where the BSP join's time goes at each size (scaling's per-kernel rows): stacked bars."""
+    rows = hs.load(results_dir, PAPER, "scaling")
+    sizes = sorted({r["n"] for r in hs.verified(rows) if r["variant"] == "bsp" and r["metric"].startswith("kernel_")})
+    if not sizes:
+        return []
+    import matplotlib.pyplot as plt
+    import numpy as np
+    palette = plt.get_cmap("tab20")
+    per_size = [dict(kernels_of(rows, "bsp", n=n)) for n in sizes]
+    names = [k for k, _ in kernels_of(rows, "bsp", n=sizes[-1])]
+    fig, ax = hs.new_figure("BSP join: share of each kernel vs rows per table", "rows per table",
+                            "share of the kernel time", size=(8.0, 4.4))
+    x = np.arange(len(sizes))
+    bottom = np.zeros(len(sizes))
+    for i, name in enumerate(names):
+        share = np.array([k.get(name, 0) / sum(k.values()) for k in per_size])
+        ax.bar(x, share, width=0.6, bottom=bottom, color=palette(i % 20), label=name)
+        bottom += share
+    sort_ms = [metric_value(rows, "sort_join", "kernel_device_radix_sort_time", n=n) for n in sizes]
+    ax.set_ylim(0, 1.0)
+    ax.set_xlim(-0.5, len(sizes) + 1.3)  # room on the right for the legend
+    ax.set_xticks(x)
+    ax.set_xticklabels([f"{n / 1e6:.0f}M\n{sum(k.values()):.2f} ms" + (f"\n(full sort {s:.2f})" if s else "")
+                        for n, k, s in zip(sizes, per_size, sort_ms)], fontsize=8)
+    path = hs.save(fig, ax, os.path.join(out, "scaling_kernels.png"), rows,
+                   note="under each bar: the BSP kernel sum and the full sort join's device radix sort alone")
+    return [path]
+
+
 def plot_sweep(results_dir, out, experiment, xlabel, title, logx=False):
     rows = hs.load(results_dir, PAPER, experiment)
     if not rows:
@@ -143,6 +173,7 @@ def plot(results_dir):
     written = []
     written += plot_profile(results_dir, out)
     written += plot_scaling(results_dir, out)
+    written += plot_scaling_kernels(results_dir, out)
     written += plot_sweep(results_dir, out, "match_rate", "fraction of S's rows with a partner in R",
                           "Join time vs match rate")
     written += plot_sweep(results_dir, out, "key_domain", "key domain", "Join time vs key domain", logx=True)
@@ -229,10 +260,12 @@ def claims(results_dir):
     out = []
 
     bsp_1m = metric_value(prof, "bsp", "join_time", n=1e6)
+    sum_1m = metric_value(prof, "bsp", "kernel_sum_time", n=1e6)
     out.append(claim(
         "BSP join at 1M x 1M, key mod 10^8: time of all kernels together (issue bar: <= 1 ms on an H100)",
         f"{REPORT_BSP_TOTAL_MS:.1f} ms of kernels (nvprof, RTX 2080 / Titan Xp / RTX 3090 class GPU)",
-        fmt(bsp_1m, " ms"),
+        "not measured" if bsp_1m is None else
+        f"{bsp_1m:.3f} ms the whole join" + (f" ({sum_1m:.3f} ms the sum of its profiled kernels)" if sum_1m else ""),
         "not measured" if bsp_1m is None else (
             f"reproduced (issue bar met; {REPORT_BSP_TOTAL_MS / bsp_1m:.0f}x below the report's kernels on a newer GPU)"
             if bsp_1m <= 1.0 else "not reproduced: above the 1 ms bar")))
