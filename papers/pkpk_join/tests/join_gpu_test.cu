@@ -219,6 +219,24 @@ TEST_F(PkPkJoin, SizeZeroJoinsToNoRowsLikeTheCpuJoin) {
   EXPECT_EQ(bsp_join(t.r(), t.s(), stream).size, 0u);
 }
 
+TEST_F(PkPkJoin, HmapSortJoinInTheReportsLayoutGivesTheSameRows) {
+  const std::uint64_t seed = testing::test_seed();
+  HASHLAB_TRACE_SEED(seed);
+  // Small key domains keep the key-indexed maps small (4 bytes per key of the domain).
+  const auto t = generated(100000, 80000, 0.6, seed, 1000000);
+  EXPECT_EQ(hmap_sort_join(t.r(), t.s(), 1000000, stream).to_host(stream), expected(t));
+  const auto none = generated(5000, 7000, 0.0, seed + 1, 1000000);
+  EXPECT_EQ(hmap_sort_join(none.r(), none.s(), 1000000, stream).size, 0u);
+  const auto small = upload({0, 7, 3, 9}, {3, 9, 0, 5});
+  EXPECT_EQ(hmap_sort_join(small.r(), small.s(), 10, stream).to_host(stream), expected(small));
+  try {
+    hmap_sort_join(small.r(), small.s(), 9, stream);  // key 9 lies outside [0, 9)
+    FAIL() << "a key outside the domain was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("outside the key domain"), std::string::npos) << e.what();
+  }
+}
+
 TEST_F(PkPkJoin, TooManyPartitionsAreRejected) {
   const auto t = upload({1, 2, 3}, {2});
   BspOptions too_many;

@@ -62,6 +62,7 @@ TEST(PkPkValidate, AnEmptyTableJoinsToNoRowsWithoutTouchingTheDevice) {
     EXPECT_EQ(bsp_join(r, s, nullptr).size, 0u);
     EXPECT_EQ(sort_join(r, s, nullptr).size, 0u);
     EXPECT_EQ(hash_join(r, s, nullptr).size, 0u);
+    EXPECT_EQ(hmap_sort_join(r, s, 10, nullptr).size, 0u);
     EXPECT_TRUE(bsp_join(r, s, nullptr).to_host(nullptr).empty());
   }
 }
@@ -75,6 +76,13 @@ TEST(PkPkValidate, BspJoinRejectsMoreRowsThanItsSortTakesBeforeTouchingTheDevice
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("|R| + |S|"), std::string::npos) << e.what();
   }
+}
+
+TEST(PkPkValidate, HmapSortJoinRejectsABadKeyDomainBeforeTouchingTheDevice) {
+  static const std::uint32_t column[1] = {0};
+  const TableView one{column, column, 1};
+  EXPECT_THROW(hmap_sort_join(one, one, 0, nullptr), std::invalid_argument);
+  EXPECT_THROW(hmap_sort_join(one, one, (std::uint64_t{1} << 32) + 1, nullptr), std::invalid_argument);
 }
 
 TEST(PkPkHostJoins, ParallelCpuJoinMatchesTheReference) {

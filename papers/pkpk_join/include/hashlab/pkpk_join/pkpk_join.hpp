@@ -150,6 +150,17 @@ JoinedRows bsp_join(const TableView& r, const TableView& s, cudaStream_t stream,
 JoinedRows sort_join(const TableView& r, const TableView& s, cudaStream_t stream,
                      std::vector<KernelTime>* profile = nullptr);
 
+/// The report's own element layout on the same full-device sort: both key columns concatenated
+/// as bare 32-bit keys, cub::DeviceRadixSort, equal neighbours join, and the values looked up in
+/// key-indexed maps hmap1 / hmap2 (the report's JoinKernel) of `key_domain` entries each
+/// (4 x key_domain bytes per table, built on the device inside the join). Beside sort_join it
+/// measures what carrying (key, table, row) through the sort costs or saves. Keys must lie in
+/// [0, key_domain), key_domain <= 2^32 (std::invalid_argument otherwise). Like hash_join it does
+/// not detect repeated keys (bare keys do not say their table): such input gives wrong rows,
+/// never a write past the output, which is sized exactly after one synchronisation.
+JoinedRows hmap_sort_join(const TableView& r, const TableView& s, std::uint64_t key_domain, cudaStream_t stream,
+                          std::vector<KernelTime>* profile = nullptr);
+
 /// GPU hash join (common's linear-probing HashJoin, the Crystal stand-in): build on R, probe
 /// with S, then gather (key, value1, value2). Rows are in probe order, not sorted. Keys must
 /// not be 0xffffffff (the table's empty sentinel): std::invalid_argument is not raised for
