@@ -62,6 +62,9 @@ class PkPkJoin : public testing::GpuTest {
   void expect_all_joins_match(const Tables& t, const BspOptions& options = {}) {
     const auto want = expected(t);
     EXPECT_EQ(bsp_join(t.r(), t.s(), stream, options).to_host(stream), want) << "bsp_join";
+    BspOptions atomic = options;
+    atomic.atomic_scatter = true;
+    EXPECT_EQ(bsp_join(t.r(), t.s(), stream, atomic).to_host(stream), want) << "bsp_join, atomic scatter";
     EXPECT_EQ(sort_join(t.r(), t.s(), stream).to_host(stream), want) << "sort_join";
     auto hashed = hash_join(t.r(), t.s(), stream).to_host(stream);
     std::sort(hashed.begin(), hashed.end());
@@ -142,6 +145,9 @@ TEST_F(PkPkJoin, TeachingTileAtEverySmallSize) {
       SCOPED_TRACE("|R|=" + std::to_string(nr) + " |S|=" + std::to_string(ns));
       const auto t = generated(nr, ns, static_cast<double>(std::min(nr, ns) / 2) / ns, seed + nr * 10 + ns, 64);
       EXPECT_EQ(bsp_join(t.r(), t.s(), stream, teaching).to_host(stream), expected(t));
+      BspOptions atomic = teaching;
+      atomic.atomic_scatter = true;
+      EXPECT_EQ(bsp_join(t.r(), t.s(), stream, atomic).to_host(stream), expected(t)) << "atomic scatter";
     }
 }
 

@@ -99,6 +99,11 @@ struct BspOptions {
   std::uint32_t partitions = 0;  // p (buckets; p - 1 splitters); 0: min(tiles, kDefaultMaxPartitions)
   std::uint64_t seed = 1;        // cuRAND seed of the sampling (step 5)
   TileShape tile = TileShape::kStandard;
+  /// Steps 7-8 the way the report rejects ("atomic operations can be used but that will
+  /// increase the time complexity"): no segmented prefix sum; each element takes the next free
+  /// slot of its bucket with a global atomicAdd. The order within a bucket is then arbitrary,
+  /// and the local sort restores it, so the rows are the same. Measures the report's claim.
+  bool atomic_scatter = false;
 };
 
 /// p for n elements when BspOptions::partitions is 0.
