@@ -325,7 +325,9 @@ const harness::Registrar registrar([](harness::Registry& r) {
   profile.paper = "pkpk_join";
   profile.name = "profile";
   profile.figure = "NVPROF statistics table (1M x 1M, key mod 10^8) and the Crystal statistics";
-  profile.description = "time per kernel of the BSP join, the sort join and the hash join at the report's size";
+  profile.description =
+      "time per kernel at the report's size: the BSP join (segmented prefix sum, and atomic scatter), the sort "
+      "join (rows carried, and the report's bare keys + hmap1/hmap2) and the hash join";
   profile.variants = kProfileVariants;
   profile.plan = [v = profile.variants](const RunOptions& o) {
     std::vector<Point> points;
@@ -343,8 +345,8 @@ const harness::Registrar registrar([](harness::Registry& r) {
   scaling.name = "scaling";
   scaling.figure = "Future Work 3 (large datasets): 1M x 1M to 100M+ x 100M+";
   scaling.description =
-      "join time and rate vs rows per table (match rate 0.5): BSP vs full sort vs hash join vs CPU; "
-      "time per kernel of the GPU joins at every size";
+      "join time and rate vs rows per table (match rate 0.5): BSP (and atomic scatter) vs full sort (and bare "
+      "keys + hmaps) vs hash join vs CPU; time per kernel of the GPU joins at every size";
   scaling.variants = {"bsp", "bsp_atomic", "sort_join", "sort_join_hmap", "hash_join", "cpu"};
   scaling.plan = [v = scaling.variants](const RunOptions& o) {
     // Beyond 100M as memory allows: 200M x 200M needs ~17 GB of the GPU (quick), 500M x 500M
