@@ -207,6 +207,16 @@ __global__ void assign(const std::uint64_t* tiles, std::size_t n, unsigned tile_
   }
 }
 
+// Steps 7-8 as the report's rejected alternative (BspOptions::atomic_scatter): each element
+// takes the next free slot of its bucket with a global atomicAdd on the bucket's cursor (which
+// starts at the bucket's first slot). A permutation within each bucket; the local sort orders it.
+__global__ void assign_atomic(const std::uint64_t* tiles, std::size_t n, const std::uint32_t* bucket,
+                              std::uint32_t* cursor, std::uint64_t* assigned) {
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
+       i += std::size_t{gridDim.x} * blockDim.x)
+    assigned[atomicAdd(&cursor[bucket[i]], 1u)] = tiles[i];
+}
+
 // Each bucket's bounds for the local sort: bucket b starts where its tile-0 run starts.
 __global__ void bucket_bounds(const std::uint32_t* offsets, unsigned p, std::size_t num_tiles, std::size_t n,
                               std::uint32_t* bounds) {
@@ -237,7 +247,7 @@ JoinedRows run_bsp_join(const TableView& r, const TableView& s, cudaStream_t str
   DeviceBuffer<std::uint32_t> samples(num_samples, stream);
   DeviceBuffer<std::uint32_t> splitters(std::max(1u, p - 1), stream);
   DeviceBuffer<std::uint32_t> bucket(n, stream);
-  DeviceBuffer<std::uint32_t> rank(n, stream);
+  DeviceBuffer<std::uint32_t> rank(options.atomic_scatter ? 0 : n, stream);  // the segmented prefix sum
   DeviceBuffer<std::uint32_t> counts(num_counts, stream);
   DeviceBuffer<std::uint32_t> offsets(num_counts, stream);
   DeviceBuffer<std::uint32_t> bounds(std::size_t{p} + 1, stream);
@@ -279,15 +289,31 @@ JoinedRows run_bsp_join(const TableView& r, const TableView& s, cudaStream_t str
     HASHLAB_CHECK_LAUNCH();
   });
   profiler.run("prefix_sum", stream, [&] { prim::exclusive_scan(counts.data(), offsets.data(), num_counts, stream); });
-  profiler.run("segmented_prefix_sum", stream, [&] {
-    segmented_prefix_sum<Tile><<<grid_tiles, Tile::BLOCK_THREADS, 0, stream>>>(bucket.data(), n, rank.data());
+  auto compute_bounds = [&] {
+    bucket_bounds<<<div_up(p + 1, 256u), 256, 0, stream>>>(offsets.data(), p, num_tiles, n, bounds.data());
     HASHLAB_CHECK_LAUNCH();
-  });
-  profiler.run("assign", stream, [&] {
-    assign<<<grid_for(n), kDefaultBlock, 0, stream>>>(tiles.data(), n, Tile::TILE_ITEMS, num_tiles, bucket.data(),
-                                                      rank.data(), offsets.data(), assigned.data());
-    HASHLAB_CHECK_LAUNCH();
-  });
+  };
+  if (!options.atomic_scatter) {
+    profiler.run("segmented_prefix_sum", stream, [&] {
+      segmented_prefix_sum<Tile><<<grid_tiles, Tile::BLOCK_THREADS, 0, stream>>>(bucket.data(), n, rank.data());
+      HASHLAB_CHECK_LAUNCH();
+    });
+    profiler.run("assign", stream, [&] {
+      assign<<<grid_for(n), kDefaultBlock, 0, stream>>>(tiles.data(), n, Tile::TILE_ITEMS, num_tiles, bucket.data(),
+                                                        rank.data(), offsets.data(), assigned.data());
+      HASHLAB_CHECK_LAUNCH();
+    });
+  } else {
+    DeviceBuffer<std::uint32_t> cursor(p, stream);
+    profiler.run("assign_atomic", stream, [&] {
+      compute_bounds();
+      HASHLAB_CUDA_CHECK(cudaMemcpyAsync(cursor.data(), bounds.data(), std::size_t{p} * sizeof(std::uint32_t),
+                                         cudaMemcpyDeviceToDevice, stream));
+      assign_atomic<<<grid_for(n), kDefaultBlock, 0, stream>>>(tiles.data(), n, bucket.data(), cursor.data(),
+                                                               assigned.data());
+      HASHLAB_CHECK_LAUNCH();
+    });
+  }
   if (capture) captured.assigned = assigned.to_host(stream);
   // The local sort the report's text leaves out: after step 8 each bucket holds its keys as one
   // sorted run per tile, so it is sorted per bucket with cub::DeviceSegmentedRadixSort (one
@@ -295,8 +321,7 @@ JoinedRows run_bsp_join(const TableView& r, const TableView& s, cudaStream_t str
   // `tiles` (no longer needed), and `sorted` is wherever it ended.
   cub::DoubleBuffer<std::uint64_t> buckets(assigned.data(), tiles.data());
   profiler.run("bucket_sort", stream, [&] {
-    bucket_bounds<<<div_up(p + 1, 256u), 256, 0, stream>>>(offsets.data(), p, num_tiles, n, bounds.data());
-    HASHLAB_CHECK_LAUNCH();
+    if (!options.atomic_scatter) compute_bounds();  // the atomic scatter computed them already
     std::size_t bytes = 0;
     HASHLAB_CUDA_CHECK(cub::DeviceSegmentedRadixSort::SortKeys(nullptr, bytes, buckets, static_cast<std::int64_t>(n),
                                                                p, bounds.data(), bounds.data() + 1, kSortBeginBit,
@@ -360,6 +385,7 @@ JoinedRows bsp_join(const TableView& r, const TableView& s, cudaStream_t stream,
     throw std::invalid_argument("pkpk_join: |R| + |S| = " + std::to_string(r.rows + s.rows) + " rows; the BSP join " +
                                 "sorts at most " + std::to_string(kMaxBspRows) +
                                 " (the segmented sort's offsets are 32-bit signed)");
+  if (r.rows == 0 || s.rows == 0) return {};  // nothing joins an empty table
   try {
     return options.tile == TileShape::kTeaching ? run_bsp_join<TeachingTile>(r, s, stream, options, trace)
                                                 : run_bsp_join<StandardTile>(r, s, stream, options, trace);

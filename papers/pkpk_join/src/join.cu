@@ -98,14 +98,11 @@ std::vector<JoinedRow> JoinedRows::to_host(cudaStream_t stream) const {
 
 void validate(const TableView& r, const TableView& s) {
   for (const auto& [table, name] : {std::pair{&r, "R"}, std::pair{&s, "S"}}) {
-    if (table->rows == 0)
-      throw std::invalid_argument(std::string("pkpk_join: table ") + name +
-                                  " is empty (both tables need at least one row)");
     if (table->rows > kMaxRowsPerTable)
       throw std::invalid_argument(std::string("pkpk_join: table ") + name + " has " + std::to_string(table->rows) +
                                   " rows; at most " + std::to_string(kMaxRowsPerTable) +
                                   " fit the 31 row bits of a sorted element");
-    if (table->keys == nullptr || table->values == nullptr)
+    if (table->rows > 0 && (table->keys == nullptr || table->values == nullptr))
       throw std::invalid_argument(std::string("pkpk_join: table ") + name + " has no key or value column");
   }
 }

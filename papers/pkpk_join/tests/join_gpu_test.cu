@@ -62,6 +62,9 @@ class PkPkJoin : public testing::GpuTest {
   void expect_all_joins_match(const Tables& t, const BspOptions& options = {}) {
     const auto want = expected(t);
     EXPECT_EQ(bsp_join(t.r(), t.s(), stream, options).to_host(stream), want) << "bsp_join";
+    BspOptions atomic = options;
+    atomic.atomic_scatter = true;
+    EXPECT_EQ(bsp_join(t.r(), t.s(), stream, atomic).to_host(stream), want) << "bsp_join, atomic scatter";
     EXPECT_EQ(sort_join(t.r(), t.s(), stream).to_host(stream), want) << "sort_join";
     auto hashed = hash_join(t.r(), t.s(), stream).to_host(stream);
     std::sort(hashed.begin(), hashed.end());
@@ -142,6 +145,9 @@ TEST_F(PkPkJoin, TeachingTileAtEverySmallSize) {
       SCOPED_TRACE("|R|=" + std::to_string(nr) + " |S|=" + std::to_string(ns));
       const auto t = generated(nr, ns, static_cast<double>(std::min(nr, ns) / 2) / ns, seed + nr * 10 + ns, 64);
       EXPECT_EQ(bsp_join(t.r(), t.s(), stream, teaching).to_host(stream), expected(t));
+      BspOptions atomic = teaching;
+      atomic.atomic_scatter = true;
+      EXPECT_EQ(bsp_join(t.r(), t.s(), stream, atomic).to_host(stream), expected(t)) << "atomic scatter";
     }
 }
 
@@ -211,13 +217,34 @@ TEST_F(PkPkJoin, RepeatedKeyInOneTableIsRejectedByName) {
   EXPECT_THROW(sort_join(in_s.r(), in_s.s(), stream), std::invalid_argument);
 }
 
-TEST_F(PkPkJoin, EmptyTableAndTooManyPartitionsAreRejected) {
+TEST_F(PkPkJoin, SizeZeroJoinsToNoRowsLikeTheCpuJoin) {
+  expect_all_joins_match(upload({}, {4, 1, 9}));
+  expect_all_joins_match(upload({4, 1, 9}, {}));
+  expect_all_joins_match(upload({}, {}));
+  const auto t = upload({4, 1, 9}, {});
+  EXPECT_EQ(bsp_join(t.r(), t.s(), stream).size, 0u);
+}
+
+TEST_F(PkPkJoin, HmapSortJoinInTheReportsLayoutGivesTheSameRows) {
+  const std::uint64_t seed = testing::test_seed();
+  HASHLAB_TRACE_SEED(seed);
+  // Small key domains keep the key-indexed maps small (4 bytes per key of the domain).
+  const auto t = generated(100000, 80000, 0.6, seed, 1000000);
+  EXPECT_EQ(hmap_sort_join(t.r(), t.s(), 1000000, stream).to_host(stream), expected(t));
+  const auto none = generated(5000, 7000, 0.0, seed + 1, 1000000);
+  EXPECT_EQ(hmap_sort_join(none.r(), none.s(), 1000000, stream).size, 0u);
+  const auto small = upload({0, 7, 3, 9}, {3, 9, 0, 5});
+  EXPECT_EQ(hmap_sort_join(small.r(), small.s(), 10, stream).to_host(stream), expected(small));
+  try {
+    hmap_sort_join(small.r(), small.s(), 9, stream);  // key 9 lies outside [0, 9)
+    FAIL() << "a key outside the domain was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("outside the key domain"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(PkPkJoin, TooManyPartitionsAreRejected) {
   const auto t = upload({1, 2, 3}, {2});
-  TableView empty = t.s();
-  empty.rows = 0;
-  EXPECT_THROW(bsp_join(t.r(), empty, stream), std::invalid_argument);
-  EXPECT_THROW(sort_join(empty, t.s(), stream), std::invalid_argument);
-  EXPECT_THROW(hash_join(t.r(), empty, stream), std::invalid_argument);
   BspOptions too_many;
   too_many.partitions = kMaxPartitions + 1;
   EXPECT_THROW(bsp_join(t.r(), t.s(), stream, too_many), std::invalid_argument);

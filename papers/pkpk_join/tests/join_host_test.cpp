@@ -36,19 +36,34 @@ TEST(PkPkPartitions, DefaultIsOneBucketPerTileUpToTheCap) {
   EXPECT_EQ(default_partitions(200000000, TileShape::kStandard), kDefaultMaxPartitions);
 }
 
-TEST(PkPkValidate, RejectsEmptyOversizedAndMissingColumns) {
+TEST(PkPkValidate, RejectsOversizedAndMissingColumnsButNotEmptyTables) {
   static const std::uint32_t column[1] = {0};  // never read: validation looks at sizes only
   const TableView ok{column, column, 1};
   EXPECT_NO_THROW(validate(ok, ok));
-  EXPECT_THROW(validate(TableView{column, column, 0}, ok), std::invalid_argument);
-  EXPECT_THROW(validate(ok, TableView{column, column, 0}), std::invalid_argument);
+  EXPECT_NO_THROW(validate(TableView{nullptr, nullptr, 0}, ok));  // an empty table needs no columns
+  EXPECT_NO_THROW(validate(ok, TableView{column, column, 0}));
   EXPECT_THROW(validate(ok, TableView{column, column, kMaxRowsPerTable + 1}), std::invalid_argument);
   EXPECT_THROW(validate(TableView{nullptr, column, 1}, ok), std::invalid_argument);
   EXPECT_THROW(validate(ok, TableView{column, nullptr, 1}), std::invalid_argument);
   try {
-    validate(ok, TableView{column, column, 0});
+    validate(ok, TableView{column, column, kMaxRowsPerTable + 1});
   } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("table S is empty"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("table S has"), std::string::npos) << e.what();
+  }
+}
+
+TEST(PkPkValidate, AnEmptyTableJoinsToNoRowsWithoutTouchingTheDevice) {
+  static const std::uint32_t column[2] = {3, 4};  // device pointers in real use; never read here
+  const TableView two{column, column, 2}, empty{nullptr, nullptr, 0};
+  // Size 0, as the issue asks: the same (empty) answer as the CPU joins.
+  EXPECT_TRUE(reference_join({}, {}, {3, 4}, {0, 0}).empty());
+  EXPECT_TRUE(cpu_join({3, 4}, {0, 0}, {}, {}).empty());
+  for (const auto& [r, s] : {std::pair{two, empty}, std::pair{empty, two}, std::pair{empty, empty}}) {
+    EXPECT_EQ(bsp_join(r, s, nullptr).size, 0u);
+    EXPECT_EQ(sort_join(r, s, nullptr).size, 0u);
+    EXPECT_EQ(hash_join(r, s, nullptr).size, 0u);
+    EXPECT_EQ(hmap_sort_join(r, s, 10, nullptr).size, 0u);
+    EXPECT_TRUE(bsp_join(r, s, nullptr).to_host(nullptr).empty());
   }
 }
 
@@ -61,6 +76,13 @@ TEST(PkPkValidate, BspJoinRejectsMoreRowsThanItsSortTakesBeforeTouchingTheDevice
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("|R| + |S|"), std::string::npos) << e.what();
   }
+}
+
+TEST(PkPkValidate, HmapSortJoinRejectsABadKeyDomainBeforeTouchingTheDevice) {
+  static const std::uint32_t column[1] = {0};
+  const TableView one{column, column, 1};
+  EXPECT_THROW(hmap_sort_join(one, one, 0, nullptr), std::invalid_argument);
+  EXPECT_THROW(hmap_sort_join(one, one, (std::uint64_t{1} << 32) + 1, nullptr), std::invalid_argument);
 }
 
 TEST(PkPkHostJoins, ParallelCpuJoinMatchesTheReference) {

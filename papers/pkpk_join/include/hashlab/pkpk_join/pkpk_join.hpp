@@ -73,8 +73,9 @@ struct JoinedRows {
   std::vector<JoinedRow> to_host(cudaStream_t stream) const;
 };
 
-/// Throws std::invalid_argument when the tables cannot be joined: an empty table, more than
-/// kMaxRowsPerTable rows, or missing key / value columns.
+/// Throws std::invalid_argument when the tables cannot be joined: more than kMaxRowsPerTable
+/// rows, or missing key / value columns in a table with rows. An empty table is valid: every
+/// join returns no rows for it (as the CPU joins do) and launches nothing.
 void validate(const TableView& r, const TableView& s);
 
 // ---- the BSP-sort join ------------------------------------------------------------------------
@@ -98,6 +99,11 @@ struct BspOptions {
   std::uint32_t partitions = 0;  // p (buckets; p - 1 splitters); 0: min(tiles, kDefaultMaxPartitions)
   std::uint64_t seed = 1;        // cuRAND seed of the sampling (step 5)
   TileShape tile = TileShape::kStandard;
+  /// Steps 7-8 the way the report rejects ("atomic operations can be used but that will
+  /// increase the time complexity"): no segmented prefix sum; each element takes the next free
+  /// slot of its bucket with a global atomicAdd. The order within a bucket is then arbitrary,
+  /// and the local sort restores it, so the rows are the same. Measures the report's claim.
+  bool atomic_scatter = false;
 };
 
 /// p for n elements when BspOptions::partitions is 0.
@@ -148,6 +154,17 @@ JoinedRows bsp_join(const TableView& r, const TableView& s, cudaStream_t stream,
 /// the same adjacent compare and compaction as bsp_join. Shows what the BSP steps buy.
 JoinedRows sort_join(const TableView& r, const TableView& s, cudaStream_t stream,
                      std::vector<KernelTime>* profile = nullptr);
+
+/// The report's own element layout on the same full-device sort: both key columns concatenated
+/// as bare 32-bit keys, cub::DeviceRadixSort, equal neighbours join, and the values looked up in
+/// key-indexed maps hmap1 / hmap2 (the report's JoinKernel) of `key_domain` entries each
+/// (4 x key_domain bytes per table, built on the device inside the join). Beside sort_join it
+/// measures what carrying (key, table, row) through the sort costs or saves. Keys must lie in
+/// [0, key_domain), key_domain <= 2^32 (std::invalid_argument otherwise). Like hash_join it does
+/// not detect repeated keys (bare keys do not say their table): such input gives wrong rows,
+/// never a write past the output, which is sized exactly after one synchronisation.
+JoinedRows hmap_sort_join(const TableView& r, const TableView& s, std::uint64_t key_domain, cudaStream_t stream,
+                          std::vector<KernelTime>* profile = nullptr);
 
 /// GPU hash join (common's linear-probing HashJoin, the Crystal stand-in): build on R, probe
 /// with S, then gather (key, value1, value2). Rows are in probe order, not sorted. Keys must
