@@ -35,6 +35,8 @@ std::vector<double> table_multiplicities(const RunOptions& o) {
 }
 
 std::vector<Point> tables_plan(const RunOptions& o) {
+  // A bad --compare-keys stops the run before any point (not one FAILED point per load).
+  if (o.module_options.count(kKeysOption)) parse_table_keys(o.option(kKeysOption));
   const std::uint64_t n = o.pick_size(kTablesQuickN, kTablesFullN);
   std::vector<Point> points;
   for (double load : table_loads(o))

@@ -107,6 +107,14 @@ TEST(TablesPlan, KeysOptionParsesTheThreeChoicesAndRejectsOthers) {
   EXPECT_THROW(parse_table_keys(""), std::invalid_argument);
 }
 
+TEST(TablesPlan, RefusesABadKeysOptionBeforeAnyPoint) {
+  RunOptions o = quick();
+  o.module_options[kKeysOption] = "zipf";
+  EXPECT_THROW(tables_plan(o), std::invalid_argument);
+  o.module_options[kKeysOption] = "sequence";
+  EXPECT_FALSE(tables_plan(o).empty());
+}
+
 TEST(TablesPlan, MultiplicityKeysHaveNOverMDistinctKeys) {
   EXPECT_EQ(multiplicity_keys(1000, 4).distinct_keys(1000), 250u);
   EXPECT_EQ(multiplicity_keys(1000, 1).distinct_keys(1000), 1000u);
