@@ -1,0 +1,131 @@
+// The sweeps of the comparison experiments (see plan.hpp).
+#include "hashlab/compare/plan.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "hashlab/compare/groupby.hpp"
+#include "hashlab/compare/joins.hpp"
+#include "hashlab/compare/tables.hpp"
+
+namespace hashlab::compare {
+
+using harness::Point;
+using harness::RunOptions;
+
+// ---- tables --------------------------------------------------------------------------------------
+
+gen::KeySpec parse_table_keys(const std::string& name) {
+  if (name == "unique") return gen::KeySpec::unique();
+  if (name == "sequence") return gen::KeySpec::sequence();
+  if (name == "shuffled") return gen::KeySpec::shuffled_sequence();
+  throw std::invalid_argument("--" + std::string(kKeysOption) + " must be unique, sequence or shuffled, got '" +
+                              name + "'");
+}
+
+std::vector<double> table_loads(const RunOptions& o) {
+  if (o.full()) return {0.4, 0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 1.0, 1.5, 2.0, 3.0, 4.0};
+  return {0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 2.0, 4.0};
+}
+
+std::vector<double> table_multiplicities(const RunOptions& o) {
+  if (o.full()) return {1, 2, 4, 8, 16, 32, 64};
+  return {1, 4, 16};
+}
+
+std::vector<Point> tables_plan(const RunOptions& o) {
+  // A bad --compare-keys stops the run before any point (not one FAILED point per load).
+  if (o.module_options.count(kKeysOption)) parse_table_keys(o.option(kKeysOption));
+  const std::uint64_t n = o.pick_size(kTablesQuickN, kTablesFullN);
+  std::vector<Point> points;
+  for (double load : table_loads(o))
+    for (TableKind kind : all_table_kinds())
+      if (runs_at_load(kind, load)) points.push_back({to_string(kind), n, kLoadFactor, load});
+  for (double m : table_multiplicities(o))
+    for (TableKind kind : all_table_kinds()) points.push_back({to_string(kind), n, kMultiplicity, m});
+  return points;
+}
+
+gen::KeySpec multiplicity_keys(std::uint64_t n, double multiplicity) {
+  if (!(multiplicity >= 1))
+    throw std::invalid_argument("compare tables: multiplicity must be >= 1, got " + std::to_string(multiplicity));
+  return gen::KeySpec::multiplicity(n, multiplicity);
+}
+
+// ---- group-by ------------------------------------------------------------------------------------
+
+std::vector<double> groupby_cardinalities(const RunOptions& o, std::uint64_t n) {
+  const std::vector<double> quick = {10, 1e3, 1e5, 1e6};
+  const std::vector<double> full = {10, 100, 1e3, 1e4, 1e5, 1e6, 1e7};
+  std::vector<double> groups;
+  for (double g : o.full() ? full : quick)
+    if (g < static_cast<double>(n)) groups.push_back(g);
+  groups.push_back(static_cast<double>(n));  // every key distinct
+  return groups;
+}
+
+std::vector<double> groupby_zipf_exponents(const RunOptions& o) {
+  if (o.full()) return {0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5};
+  return {0.5, 1.0, 1.5};
+}
+
+std::vector<Point> groupby_plan(const RunOptions& o) {
+  const std::uint64_t n = o.pick_size(kGroupByQuickN, kGroupByFullN);
+  std::vector<Point> points;
+  for (double g : groupby_cardinalities(o, n))
+    for (GroupByKind kind : all_groupby_kinds()) points.push_back({to_string(kind), n, kGroups, g});
+  for (double s : groupby_zipf_exponents(o))
+    for (GroupByKind kind : all_groupby_kinds()) points.push_back({to_string(kind), n, kZipfExponent, s});
+  return points;
+}
+
+std::uint64_t zipf_candidates(std::uint64_t n) {
+  return std::min<std::uint64_t>(std::max<std::uint64_t>(n / 4, 1), gen::kMaxZipfKeys);
+}
+
+gen::KeySpec groupby_keys(const Point& p) {
+  if (p.param_name == kZipfExponent) return gen::KeySpec::zipf(zipf_candidates(p.n), p.param_value);
+  if (p.param_name != kGroups) throw std::invalid_argument("compare group-by: unknown parameter '" + p.param_name + "'");
+  if (!(p.param_value >= 1))
+    throw std::invalid_argument("compare group-by: groups must be >= 1, got " + std::to_string(p.param_value));
+  const auto groups = static_cast<std::uint64_t>(std::llround(p.param_value));
+  return groups >= p.n ? gen::KeySpec::unique() : gen::KeySpec::uniform(groups);
+}
+
+// ---- joins ---------------------------------------------------------------------------------------
+
+std::vector<std::uint64_t> join_sizes(const RunOptions& o) {
+  return o.pick_sizes({std::uint64_t{1} << 20, std::uint64_t{1} << 22, std::uint64_t{1} << 24},
+                      {std::uint64_t{1} << 20, std::uint64_t{1} << 22, std::uint64_t{1} << 24, std::uint64_t{1} << 26});
+}
+
+std::vector<double> join_match_rates(const RunOptions& o) {
+  if (o.full()) return {0.01, 0.1, 0.5, 0.9, 1.0};
+  return {0.01, 0.5, 1.0};
+}
+
+std::vector<Point> joins_plan(const RunOptions& o) {
+  const auto sizes = join_sizes(o);
+  std::vector<Point> points;
+  for (auto n : sizes)
+    for (JoinKind kind : all_join_kinds()) points.push_back({to_string(kind), n, kMatchRate, kDefaultMatchRate});
+  if (sizes.empty()) return points;
+  const std::uint64_t largest = *std::max_element(sizes.begin(), sizes.end());
+  for (double rate : join_match_rates(o))
+    if (rate != kDefaultMatchRate)
+      for (JoinKind kind : all_join_kinds()) points.push_back({to_string(kind), largest, kMatchRate, rate});
+  return points;
+}
+
+gen::PkPkSpec join_spec(const Point& p) {
+  gen::PkPkSpec spec;
+  spec.r_rows = p.n;
+  spec.s_rows = p.n;
+  spec.key_domain = std::min<std::uint64_t>(gen::kMaxKeyDomain, std::max<std::uint64_t>(100000000, 4 * p.n));
+  spec.match_rate = p.param_value;
+  gen::validate(spec);
+  return spec;
+}
+
+}  // namespace hashlab::compare
