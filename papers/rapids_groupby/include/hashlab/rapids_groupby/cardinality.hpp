@@ -75,7 +75,7 @@ double triple_estimator_relative_sd(double n_unique, std::uint64_t trials);
 /// no-equal-pair runs (N^ = rows) dominate the spread: at 1M rows and 10K keys the CPU sampler's
 /// 16,384 pairs see no equal pair in e^-1.64 = 19% of the runs, and sd(N^) / N is about 40, where
 /// the delta method says 0.78. Because N^ = rows is a huge value of small probability (7.5e-8
-/// at 1K keys, where it still adds 0.27 to the relative sd), the spread seen in a few dozen runs
+/// at 1K keys, where it still raises the relative sd from 0.35 to 0.44), the spread seen in a few dozen runs
 /// is compared with `sd_seen`, the sd over the outcomes with at least one equal pair, and the
 /// count of no-equal-pair runs with `p_no_equal_pair`.
 struct EstimatorLaw {
