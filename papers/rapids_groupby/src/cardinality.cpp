@@ -203,22 +203,4 @@ std::uint64_t table_size_for(double predicted, double factor) {
   return std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::ceil(factor * predicted)));
 }
 
-std::uint64_t max_useful_table_size(std::uint64_t rows, double relaunch_load) {
-  if (!(relaunch_load > 0.0 && relaunch_load <= 1.0))
-    throw std::invalid_argument("rapids table size: relaunch load " + std::to_string(relaunch_load) +
-                                " must be in (0, 1]");
-  auto size = static_cast<std::uint64_t>(std::ceil(static_cast<double>(rows) / relaunch_load));
-  while (std::floor(relaunch_load * static_cast<double>(size)) < static_cast<double>(rows)) ++size;
-  return std::max<std::uint64_t>(1, size);
-}
-
-std::uint64_t predicted_table_size(double predicted, std::uint64_t rows, double factor, double relaunch_load) {
-  return std::min(table_size_for(predicted, factor), max_useful_table_size(rows, relaunch_load));
-}
-
-std::uint64_t grown_table_size(std::uint64_t size, std::uint64_t rows, double growth, double relaunch_load) {
-  const auto grown = static_cast<std::uint64_t>(std::ceil(growth * static_cast<double>(size)));
-  return std::max(size + 1, std::min(grown, max_useful_table_size(rows, relaunch_load)));
-}
-
 }  // namespace hashlab::rapids

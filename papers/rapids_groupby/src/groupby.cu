@@ -21,6 +21,11 @@ std::uint32_t max_fill(std::uint64_t size, double relaunch_load) {
   return static_cast<std::uint32_t>(std::floor(relaunch_load * static_cast<double>(size)));
 }
 
+/// The next table after a relaunch: kGrowthFactor times larger (at least one slot more).
+std::uint64_t grown(std::uint64_t size) {
+  return std::max<std::uint64_t>(size + 1, static_cast<std::uint64_t>(std::ceil(kGrowthFactor * static_cast<double>(size))));
+}
+
 /// Records an event when phase timing is on.
 struct PhaseClock {
   bool on;
@@ -112,13 +117,13 @@ DeviceGroups HashGroupBy::aggregate(const GroupByInput<V>& in, const std::vector
         return true;
       });
       stats_.predicted_cardinality = estimate_from_pairs(stats_.sample, in.rows);
-      size = predicted_table_size(stats_.predicted_cardinality, in.rows, opt.table_factor, opt.relaunch_load);
+      size = table_size_for(stats_.predicted_cardinality, opt.table_factor);
       break;
     }
     case Sampling::kGpu:
       stats_.sample = sample_triples_gpu(in.keys, in.key_columns, in.rows, gpu_triple_budget(in.rows), opt.seed, stream);
       stats_.predicted_cardinality = estimate_from_triples(stats_.sample, in.rows);
-      size = predicted_table_size(stats_.predicted_cardinality, in.rows, opt.table_factor, opt.relaunch_load);
+      size = table_size_for(stats_.predicted_cardinality, opt.table_factor);
       break;
   }
   stats_.initial_table_size = size;
@@ -141,7 +146,7 @@ DeviceGroups HashGroupBy::aggregate(const GroupByInput<V>& in, const std::vector
     HASHLAB_CUDA_CHECK(cudaStreamSynchronize(stream));
     if (*relaunch_.get() != 0) {  // abandon the partial table, grow, launch again
       ++stats_.relaunches;
-      size = grown_table_size(size, in.rows, kGrowthFactor, opt.relaunch_load);  // x2, at most rows / load
+      size = grown(size);
       continue;
     }
     stats_.table_size = size;

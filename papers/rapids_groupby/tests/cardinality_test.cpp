@@ -211,27 +211,5 @@ TEST(RapidsCardinality, TableSizeIsTwoPointSixTimesThePrediction) {
   EXPECT_THROW(table_size_for(10, 0.5), std::invalid_argument);
 }
 
-TEST(RapidsCardinality, TablesStopAtTheSizeThatCannotRelaunch) {
-  // 1000 rows at 75%: 1334 slots hold 1000 (floor(0.75 * 1334) = 1000), 1333 do not.
-  EXPECT_EQ(max_useful_table_size(1000, 0.75), 1334u);
-  EXPECT_EQ(max_useful_table_size(1000, 1.0), 1000u);
-  EXPECT_EQ(max_useful_table_size(0, 0.75), 1u);
-  for (std::uint64_t rows : {1u, 2u, 3u, 7u, 999u, 1000000u, 2147483647u}) {
-    const std::uint64_t size = max_useful_table_size(rows, 0.75);
-    EXPECT_GE(static_cast<std::uint64_t>(std::floor(0.75 * static_cast<double>(size))), rows) << rows;
-    EXPECT_LT(static_cast<std::uint64_t>(std::floor(0.75 * static_cast<double>(size - 1))), rows) << rows;
-  }
-  EXPECT_LT(max_useful_table_size(2147483647u, 0.75), 0xffffffffull);  // the largest input still fits 32 bits
-  // No equal pair in the sample: N^ = rows, the table is rows / 0.75, not 2.6 x rows.
-  EXPECT_EQ(predicted_table_size(1000, 1000, kTableFactor, 0.75), 1334u);
-  EXPECT_EQ(predicted_table_size(100, 1000, kTableFactor, 0.75), 260u);
-  // Growth doubles up to that size and no further.
-  EXPECT_EQ(grown_table_size(260, 1000, 2.0, 0.75), 520u);
-  EXPECT_EQ(grown_table_size(1040, 1000, 2.0, 0.75), 1334u);
-  EXPECT_EQ(grown_table_size(1, 1000, 2.0, 0.75), 2u);
-  EXPECT_EQ(grown_table_size(1, 1000, 1.0, 0.75), 2u);  // at least one slot more
-  EXPECT_THROW(max_useful_table_size(10, 0.0), std::invalid_argument);
-}
-
 }  // namespace
 }  // namespace hashlab::rapids

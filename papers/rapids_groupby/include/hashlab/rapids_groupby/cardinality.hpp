@@ -110,15 +110,4 @@ SampleCounts sample_triples_cpu(std::uint64_t rows, std::uint64_t trials, std::u
 /// The table size for a predicted cardinality: ceil(factor * predicted), at least 1 slot.
 std::uint64_t table_size_for(double predicted, double factor = kTableFactor);
 
-/// The smallest table that can never ask for a relaunch with `rows` rows: even all-distinct rows
-/// stay within the relaunch load (floor(relaunch_load * size) >= rows). A larger table is never
-/// needed, so the predicted and grown sizes stop there: a sample without an equal pair predicts
-/// N = rows, and 2.6 x rows slots would be twice what can be used (and past 2^32 slots at 1.65G
-/// rows).
-std::uint64_t max_useful_table_size(std::uint64_t rows, double relaunch_load);
-/// The first table for a prediction: table_size_for(predicted, factor), at most max_useful.
-std::uint64_t predicted_table_size(double predicted, std::uint64_t rows, double factor, double relaunch_load);
-/// The table after a relaunch: ceil(growth * size), at most max_useful, at least size + 1.
-std::uint64_t grown_table_size(std::uint64_t size, std::uint64_t rows, double growth, double relaunch_load);
-
 }  // namespace hashlab::rapids
