@@ -4,6 +4,9 @@
 
 #include <cmath>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "hashlab/common/generator.hpp"
@@ -95,6 +98,93 @@ TEST(RapidsCardinality, TripleSpreadMatchesTheDerivedVariance) {
   const double derived = triple_estimator_relative_sd(unique, trials);
   EXPECT_NEAR(measured / derived, 1.0, 0.3);
   EXPECT_LT(derived, pair_estimator_relative_sd(unique, trials));  // the report's argument for triples
+}
+
+/// The spread of `runs` estimates from one dataset against the estimator's exact law.
+struct Spread {
+  int runs = 0, no_equal_pair = 0, seen = 0;
+  double mean_seen = 0, sd_seen = 0;
+};
+
+template <class Sample>
+Spread spread_of(int runs, Sample sample) {
+  Spread s;
+  s.runs = runs;
+  std::vector<double> seen;
+  for (int r = 0; r < runs; ++r) {
+    const auto [counts, estimate] = sample(r);
+    if (counts.equal_pairs == 0) ++s.no_equal_pair;
+    else seen.push_back(estimate);
+  }
+  s.seen = static_cast<int>(seen.size());
+  for (double e : seen) s.mean_seen += e / seen.size();
+  for (double e : seen) s.sd_seen += (e - s.mean_seen) * (e - s.mean_seen) / (seen.size() - 1);
+  s.sd_seen = std::sqrt(s.sd_seen);
+  return s;
+}
+
+/// The measured spread agrees with the law: the share of runs without an equal pair within 4
+/// binomial sigma, the mean over the others within 4 sigma of the mean, their sd within 25%.
+void expect_matches(const Spread& s, const EstimatorLaw& law, double unique) {
+  SCOPED_TRACE("unique=" + std::to_string(unique) + " no_equal_pair=" + std::to_string(s.no_equal_pair) + "/" +
+               std::to_string(s.runs) + " mean_seen=" + std::to_string(s.mean_seen) + " (law " +
+               std::to_string(law.mean_seen) + ") sd_seen=" + std::to_string(s.sd_seen) + " (law " +
+               std::to_string(law.sd_seen) + ")");
+  const double p0 = law.p_no_equal_pair;
+  EXPECT_NEAR(s.no_equal_pair, s.runs * p0, 4 * std::sqrt(s.runs * p0 * (1 - p0)) + 1);
+  ASSERT_GT(s.seen, 10);
+  EXPECT_NEAR(s.mean_seen, law.mean_seen, 4 * law.sd_seen / std::sqrt(s.seen) + 1e-9 * unique);
+  EXPECT_NEAR(s.sd_seen / law.sd_seen, 1.0, 0.25);
+}
+
+// The first GPU run measured a spread of the CPU estimate 46x the derived sd at 1M rows and 10K
+// keys: the 16,384-pair budget sees ~1.6 equal pairs, none at all in e^-1.64 = 19% of the runs,
+// and those runs estimate N = rows (100x too many). The delta-method sd (0.78) ignored them.
+// The exact law sums over every outcome; this checks it against the sampler itself, from the
+// regime where the 10th equal pair stops the sampling (10, 1K keys) to the one where the budget
+// ends it with few or no equal pairs (10K keys).
+TEST(RapidsCardinality, PairSpreadMatchesTheExactLaw) {
+  const std::uint64_t rows = 200000;  // budget 16,384 pairs, as at 1M rows
+  for (std::uint64_t unique : {10u, 1000u, 10000u}) {
+    const auto keys = uniform_keys(rows, unique, 17 + unique);
+    const Spread s = spread_of(300, [&](int r) {
+      const SampleCounts c = sample_pairs_cpu(rows, 7000 + r, equal_in(keys));
+      return std::pair{c, estimate_from_pairs(c, rows)};
+    });
+    const EstimatorLaw law = pair_estimator_law(static_cast<double>(unique), rows);
+    expect_matches(s, law, static_cast<double>(unique));
+  }
+  // Where the count is large the law agrees with the delta method; where it is small it does not.
+  const EstimatorLaw many = pair_estimator_law(100, 1000000);
+  EXPECT_NEAR(many.sd_seen / 100, pair_estimator_relative_sd(100, cpu_pair_budget(1000000)), 0.05);
+  const EstimatorLaw few = pair_estimator_law(10000, 1000000);
+  EXPECT_NEAR(few.p_no_equal_pair, std::exp(-16384.0 / 10000), 0.01);
+  EXPECT_GT(few.sd / 10000, 30.0);  // the first run's 36x: the no-equal-pair runs, not a sampling bug
+}
+
+TEST(RapidsCardinality, TripleSpreadMatchesTheExactLawWithFewEqualPairs) {
+  // 4,000 triples for 10K keys: 1.2 equal pairs expected, none in 30% of the runs.
+  const std::uint64_t rows = 200000, unique = 10000, trials = 4000;
+  const auto keys = uniform_keys(rows, unique, 19);
+  const Spread s = spread_of(300, [&](int r) {
+    const SampleCounts c = sample_triples_cpu(rows, trials, 9000 + r, equal_in(keys));
+    return std::pair{c, estimate_from_triples(c, rows)};
+  });
+  expect_matches(s, triple_estimator_law(unique, rows, trials), unique);
+  const EstimatorLaw many = triple_estimator_law(1000, 1000000, gpu_triple_budget(1000000));
+  EXPECT_NEAR(many.sd / 1000, triple_estimator_relative_sd(1000, gpu_triple_budget(1000000)), 0.01);
+}
+
+TEST(RapidsCardinality, LawOfTrivialInputs) {
+  EXPECT_EQ(pair_estimator_law(1, 1000).mean, 1.0);
+  EXPECT_EQ(pair_estimator_law(1, 1000).sd, 0.0);
+  EXPECT_EQ(triple_estimator_law(1, 1000, 100).mean, 1.0);
+  EXPECT_EQ(pair_estimator_law(1, 1).p_no_equal_pair, 1.0);  // one row: nothing to sample
+  EXPECT_THROW(pair_estimator_law(0, 10), std::invalid_argument);
+  EXPECT_THROW(triple_estimator_law(20, 10, 5), std::invalid_argument);
+  // The relaunch probability: zero for a sampler that cannot miss by 2x, large when it can.
+  EXPECT_LT(triple_estimator_law(100, 1000000, gpu_triple_budget(1000000)).p_relaunch, 1e-6);
+  EXPECT_GT(pair_estimator_law(100000, 1000000).p_relaunch, 0.1);
 }
 
 TEST(RapidsCardinality, AllDistinctRowsEstimateTheRowCount) {

@@ -56,10 +56,40 @@ double estimate_from_pairs(const SampleCounts& counts, std::uint64_t rows);
 /// The N the triple sampler's counts imply: 3 T / equal pairs, clamped to [1, rows].
 double estimate_from_triples(const SampleCounts& counts, std::uint64_t rows);
 
-/// The estimators' relative standard deviation sd(N^)/N for true cardinality N, for uniform keys:
-/// pairs with `trials` drawn (stopping at 10 equal pairs), triples with `trials` drawn.
+/// Large-count approximations of the estimators' relative sd(N^)/N (the delta method above):
+/// pairs with a budget of `trials` (stopping at 10 equal pairs), triples with `trials` drawn.
+/// Valid only when many equal pairs are expected (trials / N >> 1); they ignore the runs with no
+/// equal pair (N^ = rows). Use the laws below for the sd of the estimators as implemented.
 double pair_estimator_relative_sd(double n_unique, std::uint64_t trials);
 double triple_estimator_relative_sd(double n_unique, std::uint64_t trials);
+
+/// The distribution of an estimate N^ for true cardinality N (uniform keys), summed exactly over
+/// the sampler's outcomes rather than approximated:
+/// - pairs: the 10th equal pair at trial t <= budget (negative binomial) gives t / 10; fewer than
+///   10 equal pairs, E ~ Binomial(budget, 1/N), give budget / E, and E = 0 gives `rows`;
+/// - triples: the equal-pair count C over T triples has mean 3T/N and variance 3T (1/N)(1 - 1/N)
+///   (pairwise independent pairs); it is summed as Binomial(3T, 1/N), which has that mean and
+///   variance (the count differs only by the all-equal triples, T/N^2 of them, which matter only
+///   when C is large); C = 0 gives `rows`.
+/// Every estimate is clamped to [1, rows] as the estimators do. When budget / N is small, the
+/// no-equal-pair runs (N^ = rows) dominate the spread: at 1M rows and 10K keys the CPU sampler's
+/// 16,384 pairs see no equal pair in e^-1.64 = 19% of the runs, and sd(N^) / N is about 40, where
+/// the delta method says 0.78. Because N^ = rows is a huge value of small probability (7.5e-8
+/// at 1K keys, where it still raises the relative sd from 0.35 to 0.44), the spread seen in a few dozen runs
+/// is compared with `sd_seen`, the sd over the outcomes with at least one equal pair, and the
+/// count of no-equal-pair runs with `p_no_equal_pair`.
+struct EstimatorLaw {
+  double mean = 0;              // E[N^]
+  double sd = 0;                // sd(N^)
+  double mean_seen = 0;         // E[N^ | at least one equal pair]
+  double sd_seen = 0;           // sd(N^ | at least one equal pair)
+  double expected_equal_pairs = 0;
+  double p_no_equal_pair = 0;   // P(no equal pair seen): N^ = rows
+  double p_relaunch = 0;        // P(N > floor(relaunch_load * table_size_for(N^))): the first table is too small
+};
+EstimatorLaw pair_estimator_law(double n_unique, std::uint64_t rows, double relaunch_load = 0.75);
+EstimatorLaw triple_estimator_law(double n_unique, std::uint64_t rows, std::uint64_t trials,
+                                  double relaunch_load = 0.75);
 
 /// The number of pairs (CPU) and triples (GPU) drawn for `rows` rows: 1% of the rows, at least
 /// the floors above (and, for tiny inputs, never a meaningless count: 0 rows or 1 row draw none).
