@@ -64,7 +64,8 @@ def plot(results_dir):
 
     for name, param, xlabel, logx in (("sp_load_factor", "load_factor", "load factor (groups / L)", False),
                                       ("sp_groups", "groups", "groups", True),
-                                      ("sp_zipf", "zipf_exponent", "Zipf exponent", False)):
+                                      ("sp_zipf", "zipf_exponent", "Zipf exponent", False),
+                                      ("sp_bar", "groups", "groups (n = 100M; 90M = load factor 0.9)", True)):
         rows = hs.load(results_dir, PAPER, name)
         if not rows:
             continue
@@ -310,7 +311,7 @@ def _sp_claims(results_dir):
                         "verdict": "not measured (no LF >= 0.9 point)" if not high else
                         ("reproduced" if min(high) > 1.0 else "not reproduced")})
     per_sweep, sort_speedups, sort_ns = [], [], set()
-    for name in ("sp_load_factor", "sp_groups", "sp_zipf"):
+    for name in ("sp_load_factor", "sp_groups", "sp_zipf", "sp_bar"):
         sp = _speedups(hs.load(results_dir, PAPER, name), "sort")
         if sp:
             per_sweep.append(f"{name} {_range([t[2] for t in sp])}")
@@ -320,18 +321,19 @@ def _sp_claims(results_dir):
         out.append({"claim": "SP-EGA beats sort-based GPU group-by (every cardinality, LF, skew tested)",
                     "paper": "1.30-2.48x", "measured": "; ".join(per_sweep),
                     "verdict": _verdict(sort_speedups, SP_VS_SORT[0])})
-    # Issue 6's SP-EGA bar: 100M rows.
+    # Issue 6's SP-EGA bar: 100M rows (sp_bar in both profiles; sp_load_factor / sp_groups in --full).
     rows = hs.load(results_dir, PAPER, "sp_load_factor")
     bar_h = [t[2] for t in _speedups(rows, "lphga", where=lambda p: p >= 0.9) if t[0] >= BAR_ROWS] if rows else []
+    bar_h += [t[2] for t in _speedups(hs.load(results_dir, PAPER, "sp_bar"), "lphga") if t[1] >= 0.9 * t[0]]
     bar_s = []
-    for name in ("sp_load_factor", "sp_groups"):
+    for name in ("sp_load_factor", "sp_groups", "sp_bar"):
         bar_s += [t[2] for t in _speedups(hs.load(results_dir, PAPER, name), "sort") if t[0] >= BAR_ROWS]
     if not bar_h and not bar_s:
         out.append({"claim": "issue 6 bar: 100M rows, SP-EGA >= 1.16x LPHGA at LF >= 0.9 and faster than sort at "
                              "every cardinality",
                     "paper": "(hashlab bar)",
                     "measured": "no 100M-row SP-EGA points" + (f" (largest n = {max(sort_ns):,.0f})" if sort_ns else ""),
-                    "verdict": "not measured (the quick profile runs SP-EGA on 5M rows; --full runs 100M)"})
+                    "verdict": "not measured (no 100M-row points in these results: sp_bar runs them)"})
     else:
         ok = bar_h and min(bar_h) >= SP_VS_HASH[0] and bar_s and min(bar_s) > 1.0
         out.append({"claim": "issue 6 bar: 100M rows, SP-EGA >= 1.16x LPHGA at LF >= 0.9 and faster than sort at "
