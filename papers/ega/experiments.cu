@@ -290,6 +290,8 @@ void time_mp(PointContext& ctx, MpInput& in, MpEgaConfig config) {
   ctx.report_value("tile_rows", static_cast<double>(st.tile_rows), "rows");
   ctx.report_value("partitions", static_cast<double>(st.partitions), "count");
   ctx.report_value("merged_partitions", static_cast<double>(st.merged_partitions), "count");
+  ctx.report_value("tiles", static_cast<double>(st.tiles), "count");
+  ctx.report_value("partition_rows", static_cast<double>(st.partition_rows), "rows");  // after the tiles' SP-EGA
   ctx.report_value("oversize_partitions", static_cast<double>(st.oversize_partitions), "count");
   ctx.report_value("feedback_rounds", static_cast<double>(st.feedback_rounds), "count");
   ctx.report_value("cpu_rows", static_cast<double>(st.cpu_rows), "rows");
