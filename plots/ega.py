@@ -74,6 +74,9 @@ def plot(results_dir):
         if logx:
             ax.set_xscale("log")
         hs.plot_series(ax, rows, "groupby_rate", x="param_value")
+        if name == "sp_bar":  # 100M rows: red (1.2 GB) is beyond the L2, the large-table atomic rate applies
+            hs.hardware_line(ax, hs.limits(results_dir).get("atomic_cas_gops_large"),
+                             "one random atomicCAS per row (hashlab probe)")
         written.append(hs.save(fig, ax, os.path.join(out, f"{name}.png"), rows))
 
         fig, ax = hs.new_figure(f"{name}: speed-up of SP-EGA", xlabel, "time(other) / time(SP-EGA)")
@@ -123,6 +126,9 @@ def plot(results_dir):
             ax.plot(xs, med, marker=hs.MARKERS[i], color=hs.COLORS[i], label=label)
         xs, med, _, _ = hs.series(rows, "groupby_rate", "cpu")
         ax.plot(xs, med, marker="x", color="black", label="CPU (multi-threaded)")
+        pinned = hs.limits(results_dir).get("h2d_pinned_gbps")
+        if pinned:  # the input (8 bytes a row) crosses PCIe at least once
+            hs.hardware_line(ax, pinned / 8, f"input over PCIe once at {pinned:.0f} GB/s (hashlab probe)")
         written.append(hs.save(fig, ax, os.path.join(out, "mp_vs_cpu.png"), rows))
 
         fig, ax = hs.new_figure("MP-EGA speed-up over the CPU group-by", "rows", "time(CPU) / time(MP-EGA)",
@@ -188,6 +194,10 @@ def plot(results_dir):
             fig, ax = hs.new_figure("MP-EGA: partition generating, CPU merge, partition processing", "", "ms")
             _bars(ax, labels, stacks, ["generating", "CPU merge (processing overlaps it)",
                                        "processing after the merge"])
+            pinned = hs.limits(results_dir).get("h2d_pinned_gbps")
+            n = max(r["n"] for r in rows)
+            if pinned and n:
+                hs.hardware_line(ax, n * 8 / (pinned * 1e9) * 1e3, f"input over PCIe once at {pinned:.0f} GB/s")
             written.append(hs.save(fig, ax, os.path.join(out, "mp_breakdown.png"), rows))
     return written
 
