@@ -39,7 +39,7 @@ struct MpEgaConfig {
   std::size_t gpu_memory_budget = 0;  // bytes MP-EGA may allocate on the device; 0: 90% of the free memory
   int streams = 4;                    // s
   unsigned cpu_tile_threads = 0;      // t: threads of the CPU tile driver; 0: every tile on the GPU
-  unsigned host_threads = 0;          // threads of the CPU merge and of CPU aggregation (0: all)
+  unsigned host_threads = 0;          // host threads; the CPU merge gets these less one per stream, at least 1 (0: all cores)
   double failure_probability = 1e-6;  // p of Theorem 1
   std::uint64_t groups_estimate = 0;  // n of Theorem 1; 0: the row count (an upper bound)
   std::size_t fixed_partitions = 0;   // > 0: this partition count instead of Theorem 1's (ablation)
