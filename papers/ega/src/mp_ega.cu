@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <cstring>
 #include <exception>
 #include <functional>
@@ -168,8 +169,10 @@ struct MpEga::StreamContext {
   SpEga ega;
   DeviceBuffer<std::uint32_t> tile_values;  // the tile's value column before load_red widens it
   DeviceBuffer<std::uint32_t> counts;       // global partition counters, then (scanned) partition starts
+  PinnedBuffer<std::uint32_t> begins;       // the partition starts, copied back (pinned: an asynchronous copy)
   StreamContext(std::size_t rows)
-      : stream(), ega(rows, stream), tile_values(rows, stream), counts(kMaxPartitions, stream) {}
+      : stream(), ega(rows, stream), tile_values(rows, stream), counts(kMaxPartitions, stream),
+        begins(kMaxPartitions) {}
 };
 
 void MpEgaConfig::validate() const {
@@ -230,6 +233,8 @@ MpEga::MpEga(const MpEgaConfig& config, std::size_t max_rows) : config_(config),
   tile_values_ = PinnedBuffer<std::uint64_t>(capacity);
   merged_keys_ = PinnedBuffer<std::uint32_t>(max_rows_);
   merged_values_ = PinnedBuffer<std::uint64_t>(max_rows_);
+  result_keys_ = PinnedBuffer<std::uint32_t>(max_rows_);
+  result_values_ = PinnedBuffer<std::uint64_t>(max_rows_);
 }
 
 MpEga::~MpEga() = default;
@@ -257,11 +262,8 @@ const HostGroups& MpEga::run(const std::uint32_t* keys, const std::uint32_t* val
   generate(keys, values, n, op);
   stats_.generate_ms = ms_since(t0);
   t0 = std::chrono::steady_clock::now();
-  merge(op);
-  stats_.merge_ms = ms_since(t0);
-  t0 = std::chrono::steady_clock::now();
-  process(op);
-  stats_.process_ms = ms_since(t0);
+  merge(op);            // Algorithm 1 and the merged layout (the copies run inside process)
+  process(op, t0);      // sets merge_ms and process_ms
   stats_.total_ms = ms_since(start);
   return result_;
 }
@@ -313,16 +315,15 @@ void MpEga::generate(const std::uint32_t* keys, const std::uint32_t* values, std
         HASHLAB_CHECK_LAUNCH();
       }
       // Copy out, to tile j's place in the pinned workspace.
-      std::vector<std::uint32_t> begins(parts);
       HASHLAB_CUDA_CHECK(cudaMemcpyAsync(tile_keys_.data() + first, b.red_keys.data(),
                                          g.count * sizeof(std::uint32_t), cudaMemcpyDeviceToHost, s));
       HASHLAB_CUDA_CHECK(cudaMemcpyAsync(tile_values_.data() + first, b.red_values.data(),
                                          g.count * sizeof(std::uint64_t), cudaMemcpyDeviceToHost, s));
-      HASHLAB_CUDA_CHECK(cudaMemcpyAsync(begins.data(), ctx.counts.data(), parts * sizeof(std::uint32_t),
+      HASHLAB_CUDA_CHECK(cudaMemcpyAsync(ctx.begins.data(), ctx.counts.data(), parts * sizeof(std::uint32_t),
                                          cudaMemcpyDeviceToHost, s));
       HASHLAB_CUDA_CHECK(cudaStreamSynchronize(s));
       tile_sizes_[j] = g.count;
-      tile_offsets_[j].assign(begins.begin(), begins.end());
+      tile_offsets_[j].assign(ctx.begins.data(), ctx.begins.data() + parts);
       tile_offsets_[j].push_back(g.count);
       ++gpu_tiles;
     }
@@ -366,27 +367,32 @@ void MpEga::merge(Aggregation) {
     for (std::size_t p = 0; p < P; ++p) sizes[p] += tile_offsets_[j][p + 1] - tile_offsets_[j][p];
   stats_.partition_rows = std::accumulate(sizes.begin(), sizes.end(), std::uint64_t{0});
 
-  std::vector<std::vector<std::size_t>> merged;
+  merged_parts_.clear();
   if (config_.merge_small_partitions) {
-    merged = greedy_merge(sizes, tile_rows_);
+    merged_parts_ = greedy_merge(sizes, tile_rows_);
   } else {
-    for (std::size_t p = 0; p < P; ++p) merged.push_back({p});
+    for (std::size_t p = 0; p < P; ++p) merged_parts_.push_back({p});
   }
-  // Lay the merged partitions out one after the other, each one's partitions together.
-  std::vector<std::size_t> destination(P, 0);
+  // Lay the merged partitions out one after the other, each one's partitions together. The
+  // copies into this layout (copy_merged_partition) run in process(), overlapped with the GPU.
+  destination_.assign(P, 0);
   merged_begin_.assign(1, 0);
   std::size_t position = 0;
-  for (const auto& group : merged) {
+  for (const auto& group : merged_parts_) {
     for (auto p : group) {
-      destination[p] = position;
+      destination_[p] = position;
       position += sizes[p];
     }
     merged_begin_.push_back(position);
   }
-  stats_.merged_partitions = merged.size();
+  stats_.merged_partitions = merged_parts_.size();
+}
+
+// Copies merged partition m's rows from every tile's output into merged[begin[m], begin[m + 1]).
+void MpEga::copy_merged_partition(std::size_t m) {
   const std::size_t L = tile_rows_;
-  parallel_for(P, threads_or_default(config_.host_threads), [&](std::size_t p) {
-    std::size_t at = destination[p];
+  for (const std::size_t p : merged_parts_[m]) {
+    std::size_t at = destination_[p];
     for (std::size_t j = 0; j < tiles_; ++j) {
       const std::size_t begin = j * L + tile_offsets_[j][p];
       const std::size_t count = tile_offsets_[j][p + 1] - tile_offsets_[j][p];
@@ -394,12 +400,12 @@ void MpEga::merge(Aggregation) {
       std::memcpy(merged_values_.data() + at, tile_values_.data() + begin, count * sizeof(std::uint64_t));
       at += count;
     }
-  });
+  }
 }
 
 // ---- partition-processing phase (Algorithm 3) -------------------------------------------------
 
-void MpEga::process(Aggregation op) {
+void MpEga::process(Aggregation op, std::chrono::steady_clock::time_point merge_start) {
   const std::size_t L = tile_rows_;
   const std::size_t count = merged_begin_.size() - 1;
   // Largest first, so that the big ones do not come last and leave the other streams idle.
@@ -408,15 +414,54 @@ void MpEga::process(Aggregation op) {
   std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
     return merged_begin_[a + 1] - merged_begin_[a] > merged_begin_[b + 1] - merged_begin_[b];
   });
+
+  // The CPU merge's copies, pipelined with the processing: merge threads copy the merged
+  // partitions in processing order and mark each ready; the stream workers wait for theirs.
+  // The merged layout is the one the paper copies to the GPU; only the waiting is ours.
+  std::mutex ready_mutex;
+  std::condition_variable ready_cv;
+  std::vector<char> ready(count, 0);  // by position in `order`
+  bool merge_failed = false;
+  auto merge_end = merge_start;
+  std::atomic<std::size_t> next_merge{0};
+  auto merge_worker = [&] {
+    try {
+      for (std::size_t i = next_merge++; i < count; i = next_merge++) {
+        copy_merged_partition(order[i]);
+        {
+          std::lock_guard<std::mutex> lock(ready_mutex);
+          ready[i] = 1;
+        }
+        ready_cv.notify_all();
+      }
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(ready_mutex);
+      merge_failed = true;
+    }
+    std::lock_guard<std::mutex> lock(ready_mutex);
+    merge_end = std::max(merge_end, std::chrono::steady_clock::now());
+    ready_cv.notify_all();
+  };
+  auto wait_ready = [&](std::size_t i) {
+    std::unique_lock<std::mutex> lock(ready_mutex);
+    ready_cv.wait(lock, [&] { return ready[i] != 0 || merge_failed; });
+    if (ready[i] == 0) throw std::runtime_error("MP-EGA: the CPU merge of the tiles' partitions failed");
+  };
+  // The merge threads: the host threads less one per stream (the stream workers mostly wait on
+  // the GPU), at least one.
+  const unsigned host = threads_or_default(config_.host_threads);
+  const auto stream_threads = static_cast<unsigned>(contexts_.size());
+  const unsigned merge_threads = static_cast<unsigned>(std::min<std::size_t>(
+      std::max(1u, host > stream_threads ? host - stream_threads : 1u), std::max<std::size_t>(count, 1)));
+
   std::atomic<std::size_t> next{0};
   std::atomic<std::size_t> out_count{0}, oversize{0}, rounds{0}, cpu_rows{0};
   std::exception_ptr error;
   std::mutex error_mutex;
   int device = 0;
   HASHLAB_CUDA_CHECK(cudaGetDevice(&device));
-  // The results go to the tiles' workspace, free since the merge.
-  std::uint32_t* out_keys = tile_keys_.data();
-  std::uint64_t* out_values = tile_values_.data();
+  std::uint32_t* out_keys = result_keys_.data();
+  std::uint64_t* out_values = result_values_.data();
 
   auto cpu_finish = [&](std::unordered_map<std::uint32_t, std::uint64_t>& table, const std::uint32_t* k,
                         const std::uint64_t* v, std::size_t rows) {
@@ -443,6 +488,7 @@ void MpEga::process(Aggregation op) {
       const std::size_t begin = merged_begin_[m];
       const std::size_t rows = merged_begin_[m + 1] - begin;
       if (rows == 0) continue;
+      wait_ready(i);
       const std::uint32_t* in_keys = merged_keys_.data() + begin;
       const std::uint64_t* in_values = merged_values_.data() + begin;
       if (rows > L) {
@@ -507,6 +553,8 @@ void MpEga::process(Aggregation op) {
       }
     }
   };
+  std::vector<std::thread> mergers;
+  for (unsigned t = 0; t < merge_threads; ++t) mergers.emplace_back(merge_worker);
   std::vector<std::thread> threads;
   for (auto& ctx : contexts_)
     threads.emplace_back([&, c = ctx.get()] {
@@ -519,6 +567,11 @@ void MpEga::process(Aggregation op) {
       }
     });
   for (auto& th : threads) th.join();
+  next_merge = count;  // after an error: the merge threads stop after their current copy
+  for (auto& th : mergers) th.join();
+  const auto process_end = std::chrono::steady_clock::now();
+  stats_.merge_ms = std::chrono::duration<double, std::milli>(merge_end - merge_start).count();
+  stats_.process_ms = std::chrono::duration<double, std::milli>(process_end - std::max(merge_end, merge_start)).count();
   if (error) std::rethrow_exception(error);
   stats_.oversize_partitions = oversize;
   stats_.feedback_rounds = rounds;

@@ -118,6 +118,27 @@ TEST_F(MpEgaTest, OversizeOnTheCpuMergeOffAndSkew) {
   EXPECT_EQ(check(config, keys, values, Aggregation::kCount), "");
 }
 
+// The CPU merge runs beside the processing: one merge thread feeding four stream workers (each
+// waits for its merged partition), and the phase times add up to the total.
+TEST_F(MpEgaTest, OneMergeThreadFeedsFourStreams) {
+  const auto seed = testing::test_seed();
+  HASHLAB_TRACE_SEED(seed);
+  const std::size_t n = 200000;
+  const auto keys = gen::generate_keys_host(gen::KeySpec::uniform(50000), seed, n);
+  const auto values = values_for(n, seed);
+  for (bool merge : {true, false}) {
+    auto config = small_config(4);
+    config.host_threads = 1;
+    config.merge_small_partitions = merge;
+    MpEgaStats stats;
+    EXPECT_EQ(check(config, keys, values, Aggregation::kSum, &stats), "") << "merge " << merge;
+    EXPECT_GT(stats.merged_partitions, 4u);
+    EXPECT_GE(stats.merge_ms, 0.0);
+    EXPECT_GE(stats.process_ms, 0.0);
+    EXPECT_LE(stats.generate_ms + stats.merge_ms + stats.process_ms, stats.total_ms + 1.0);
+  }
+}
+
 TEST_F(MpEgaTest, EmptyAndTinyInputs) {
   for (std::size_t n : {0u, 1u, 5u}) {
     const auto keys = gen::generate_keys_host(gen::KeySpec::unique(), 9, n);

@@ -17,6 +17,7 @@
 //   const auto& groups = mp.run(keys, values, n, Aggregation::kSum);   // host pointers (pinned)
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -38,7 +39,7 @@ struct MpEgaConfig {
   std::size_t gpu_memory_budget = 0;  // bytes MP-EGA may allocate on the device; 0: 90% of the free memory
   int streams = 4;                    // s
   unsigned cpu_tile_threads = 0;      // t: threads of the CPU tile driver; 0: every tile on the GPU
-  unsigned host_threads = 0;          // threads of the CPU merge and of CPU aggregation (0: all)
+  unsigned host_threads = 0;          // host threads; the CPU merge gets these less one per stream, at least 1 (0: all cores)
   double failure_probability = 1e-6;  // p of Theorem 1
   std::uint64_t groups_estimate = 0;  // n of Theorem 1; 0: the row count (an upper bound)
   std::size_t fixed_partitions = 0;   // > 0: this partition count instead of Theorem 1's (ablation)
@@ -62,8 +63,8 @@ struct HostGroups {
 /// What a run did, for the experiments' breakdowns and ablations.
 struct MpEgaStats {
   double generate_ms = 0;   // partition-generating phase (tiles)
-  double merge_ms = 0;      // CPU merge of the tiles' partitions (with Algorithm 1)
-  double process_ms = 0;    // partition-processing phase
+  double merge_ms = 0;      // CPU merge of the tiles' partitions (Algorithm 1, then the copies)
+  double process_ms = 0;    // partition processing after the last merge copy (it overlaps the merge)
   double total_ms = 0;
   std::size_t tile_rows = 0;          // L
   std::size_t tiles = 0, gpu_tiles = 0, cpu_tiles = 0;
@@ -78,7 +79,7 @@ struct MpEgaStats {
 class MpEga {
  public:
   /// Allocates s streams' device buffers within the budget and pinned host workspace for up to
-  /// `max_rows` input rows (24 bytes a row). Throws std::invalid_argument when the budget cannot
+  /// `max_rows` input rows (36 bytes a row). Throws std::invalid_argument when the budget cannot
   /// hold one tile per stream or exceeds the free device memory.
   MpEga(const MpEgaConfig& config, std::size_t max_rows);
   ~MpEga();
@@ -102,22 +103,26 @@ class MpEga {
   struct StreamContext;
   void generate(const std::uint32_t* keys, const std::uint32_t* values, std::size_t n, Aggregation op);
   void merge(Aggregation op);
-  void process(Aggregation op);
+  void process(Aggregation op, std::chrono::steady_clock::time_point merge_start);
+  void copy_merged_partition(std::size_t m);
 
   MpEgaConfig config_;
   std::size_t max_rows_ = 0;
   std::size_t tile_rows_ = 0;
   std::vector<std::unique_ptr<StreamContext>> contexts_;
-  // Pinned workspace: the tiles' partitioned output (tile j at j * L), then reused for the
-  // result; the merged partitions.
-  PinnedBuffer<std::uint32_t> tile_keys_, merged_keys_;
-  PinnedBuffer<std::uint64_t> tile_values_, merged_values_;
+  // Pinned workspace: the tiles' partitioned output (tile j at j * L); the merged partitions;
+  // the result (its own buffer: the merge still reads the tiles' output while the first
+  // partitions are processed).
+  PinnedBuffer<std::uint32_t> tile_keys_, merged_keys_, result_keys_;
+  PinnedBuffer<std::uint64_t> tile_values_, merged_values_, result_values_;
   // Per run.
   std::size_t partitions_ = 0;
   std::size_t tiles_ = 0;
   std::vector<std::size_t> tile_sizes_;                 // rows tile j produced
   std::vector<std::vector<std::size_t>> tile_offsets_;  // [tile][p]: start of partition p in tile j's output
   std::vector<std::size_t> merged_begin_;               // merged partition m: rows [begin[m], begin[m + 1])
+  std::vector<std::vector<std::size_t>> merged_parts_;  // merged partition m: its partitions (Algorithm 1)
+  std::vector<std::size_t> destination_;                // partition p's first row in the merged layout
   HostGroups result_;
   MpEgaStats stats_;
 };
