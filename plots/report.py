@@ -42,6 +42,8 @@ def verdict_kind(verdict):
         return "reproduced"
     if v.startswith("not measured"):
         return "not measured"
+    if v.startswith("not reproduced") or v.startswith("no"):
+        return "not reproduced"
     return "differs"
 
 
@@ -63,8 +65,8 @@ def provenance(results_dir):
 
 
 def summary_section(results_dir, lines):
-    lines.append("| module | experiments | points | failed | claims reproduced | differ | not measured |")
-    lines.append("|---|---|---|---|---|---|---|")
+    lines.append("| module | experiments | points | failed | claims reproduced | differ / partly | not reproduced | not measured |")
+    lines.append("|---|---|---|---|---|---|---|---|")
     for module in MODULES:
         csvs = sorted(glob.glob(os.path.join(results_dir, module, "*.csv")))
         if not csvs:
@@ -76,7 +78,7 @@ def summary_section(results_dir, lines):
             failed += len(hs.failed_points(rows))
         kinds = [verdict_kind(c["verdict"]) for c in module_claims(module, results_dir)]
         lines.append(f"| {module} | {len(csvs)} | {points} | {failed} | {kinds.count('reproduced')} | "
-                     f"{kinds.count('differs')} | {kinds.count('not measured')} |")
+                     f"{kinds.count('differs')} | {kinds.count('not reproduced')} | {kinds.count('not measured')} |")
     lines.append("")
 
 
