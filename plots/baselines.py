@@ -1,5 +1,4 @@
 """Figures of the shared baselines (results/baselines/*.csv)."""
-import argparse
 import os
 
 import hashlab_style as hs
@@ -36,7 +35,4 @@ def plot(results_dir):
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--results", default="results")
-    for path in plot(parser.parse_args().results):
-        print(path)
+    hs.script_main(__doc__, plot)

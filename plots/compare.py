@@ -7,7 +7,6 @@ one random read each), and for joins of |R| = |S| the rate of one atomic per R r
 per S row. claims(results_dir) answers the questions no single paper asks, with verdicts computed
 from the measurements ("not measured" where there are none).
 """
-import argparse
 import math
 import os
 
@@ -379,13 +378,4 @@ def claims(results_dir):
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--results", default="results")
-    parser.add_argument("--claims", action="store_true", help="print the claims instead of plotting")
-    args = parser.parse_args()
-    if args.claims:
-        for c in claims(args.results):
-            print(f"{c['verdict']:>16} | {c['claim']} | {c['measured']}")
-    else:
-        for path in plot(args.results):
-            print(path)
+    hs.script_main(__doc__, plot, claims)

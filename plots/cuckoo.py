@@ -4,7 +4,6 @@ plot(results_dir) draws Figs. 4.4-4.7, the failed-query sweep, the block-size sw
 smallest-practical-table sweep; claims(results_dir) compares the chapter's statements (and the
 module's acceptance bar on an H100) with what was measured.
 """
-import argparse
 import math
 import os
 
@@ -538,10 +537,4 @@ def claims(results_dir):
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--results", default="results")
-    args = parser.parse_args()
-    for path in plot(args.results):
-        print(path)
-    for c in claims(args.results):
-        print(f"{c['verdict']:>12}  {c['claim']}  | paper: {c['paper']} | measured: {c['measured']}")
+    hs.script_main(__doc__, plot, claims)

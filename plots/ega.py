@@ -2,7 +2,6 @@
 
 The paper's claims (its abstract; see ../shared/papers/ega_experiments.md) are drawn as
 reference bands on the speed-up figures and checked in claims()."""
-import argparse
 import os
 
 import hashlab_style as hs
@@ -488,10 +487,4 @@ def claims(results_dir):
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--results", default="results")
-    args = parser.parse_args()
-    for path in plot(args.results):
-        print(path)
-    for c in claims(args.results):
-        print(f"{c['claim']}: paper {c['paper']}, measured {c['measured']} -> {c['verdict']}")
+    hs.script_main(__doc__, plot, claims)

@@ -6,7 +6,6 @@ measurements. The paper's text gives a few of its ratios without their numbers (
 extraction, e.g. "HashGraph-V2 is roughly [?] faster than HashGraph-V1"): for those we check the
 direction of the claim and say so.
 """
-import argparse
 import math
 import os
 
@@ -604,10 +603,4 @@ def claims(results_dir):
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--results", default="results")
-    args = parser.parse_args()
-    for path in plot(args.results):
-        print(path)
-    for c in claims(args.results):
-        print(f"{c['verdict']:>14}  {c['claim']}: paper {c['paper']}, measured {c['measured']}")
+    hs.script_main(__doc__, plot, claims)

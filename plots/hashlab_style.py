@@ -143,3 +143,16 @@ def save(fig, ax, path, rows=None, note=None):
     fig.savefig(path, dpi=130)
     plt.close(fig)
     return path
+
+
+def script_main(doc, plot, claims=None):
+    """The command line of every plot script: draws the figures of --results, then prints the
+    claims table (paper vs measured, with the verdict) when the script has one."""
+    import argparse
+    parser = argparse.ArgumentParser(description=doc)
+    parser.add_argument("--results", default="results")
+    args = parser.parse_args()
+    for path in plot(args.results):
+        print(path)
+    for c in (claims(args.results) if claims else []):
+        print(f"{c['verdict']}: {c['claim']} (paper: {c['paper']}; measured: {c['measured']})")

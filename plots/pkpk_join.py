@@ -1,6 +1,5 @@
 """Figures and claims of Dash, "Parallel Pk-Pk Join Algorithm Using GPU Servers"
 (results/pkpk_join/*.csv, written by `hashlab run pkpk_join`)."""
-import argparse
 import os
 
 import hashlab_style as hs
@@ -431,10 +430,4 @@ def claims(results_dir):
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--results", default="results")
-    args = parser.parse_args()
-    for path in plot(args.results):
-        print(path)
-    for c in claims(args.results):
-        print(c)
+    hs.script_main(__doc__, plot, claims)

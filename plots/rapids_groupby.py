@@ -4,7 +4,6 @@ Chen, Cui, Kiran, Patterson, "Rapids Group-by GPU Hash Based Implementation" (20
 Fig. 3a/3b (time and collisions vs table size), Fig. 4a/4b (time vs rows for 100 and 10K unique
 keys), Fig. 5 (phase breakdown at 100M rows), and section 3's prediction and relaunch.
 """
-import argparse
 import os
 
 import hashlab_style as hs
@@ -624,10 +623,4 @@ def claims(results_dir):
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--results", default="results")
-    args = parser.parse_args()
-    for path in plot(args.results):
-        print(path)
-    for c in claims(args.results):
-        print(f"{c['verdict']:>12}  {c['claim']}: paper {c['paper']}, measured {c['measured']}")
+    hs.script_main(__doc__, plot, claims)

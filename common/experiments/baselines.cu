@@ -23,16 +23,10 @@ using harness::Experiment;
 using harness::Point;
 using harness::PointContext;
 using harness::RunOptions;
+using harness::sweep;
 using reference::Aggregation;
 
 constexpr std::uint64_t kGroups = 10000;  // DESIGN.md's group-by yardstick: 100M rows, 10K groups
-
-std::vector<Point> sweep(const std::vector<std::string>& variants, const std::vector<std::uint64_t>& sizes) {
-  std::vector<Point> points;
-  for (auto n : sizes)
-    for (const auto& v : variants) points.push_back({v, n, "", 0});
-  return points;
-}
 
 // ---- group-by: hash (load 0.5 of the groups) vs sort ----------------------------------------
 

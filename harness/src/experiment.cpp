@@ -109,6 +109,15 @@ const std::string& RunOptions::option(const std::string& name) const {
   return it->second;
 }
 
+std::vector<Point> sweep(const std::vector<std::string>& variants, const std::vector<std::uint64_t>& sizes,
+                         const std::string& param, const std::vector<double>& values) {
+  std::vector<Point> points;
+  for (auto n : sizes)
+    for (double value : values)
+      for (const auto& variant : variants) points.push_back({variant, n, param, param.empty() ? 0 : value});
+  return points;
+}
+
 std::string Point::label() const {
   std::ostringstream out;
   out << variant << " n=" << format_count(n);

@@ -34,6 +34,7 @@ using harness::Experiment;
 using harness::Point;
 using harness::PointContext;
 using harness::RunOptions;
+using harness::sweep;
 
 constexpr std::uint64_t k16K = 1u << 14, k1M = 1u << 20, k32M = 1u << 25;
 constexpr std::uint64_t k10M = 10000000;
@@ -142,15 +143,6 @@ void verify_all_found(PointContext& ctx, const DeviceBuffer<std::uint32_t>& foun
   const std::size_t wrong = count_wrong_lookups(ctx, found, p);
   ctx.verify(wrong == 0,
              std::to_string(wrong) + " of " + std::to_string(found.size()) + " lookups returned a wrong value");
-}
-
-std::vector<Point> sweep(const std::vector<std::string>& variants, const std::vector<std::uint64_t>& sizes,
-                         const std::string& param = "", const std::vector<double>& values = {0}) {
-  std::vector<Point> points;
-  for (auto n : sizes)
-    for (double v : values)
-      for (const auto& variant : variants) points.push_back({variant, n, param, param.empty() ? 0 : v});
-  return points;
 }
 
 // Builds `table` from the pairs under time_gpu; counts the attempts of every timed build.

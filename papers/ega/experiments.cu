@@ -33,6 +33,7 @@ using harness::Experiment;
 using harness::Point;
 using harness::PointContext;
 using harness::RunOptions;
+using harness::sweep;
 
 constexpr Aggregation kOp = Aggregation::kSum;             // the paper's aggregation in the claims
 constexpr std::uint64_t kReferenceRowsLimit = 50000000;    // above: the parallel CPU group-by is the oracle
@@ -164,14 +165,6 @@ void run_sp_variant(PointContext& ctx, SpInput& in) {
 }
 
 const std::vector<std::string> kSpVariants{"sp_ega", "lphga", "sort"};
-
-std::vector<Point> sweep_param(const std::vector<std::string>& variants, std::uint64_t n, const std::string& name,
-                               const std::vector<double>& values) {
-  std::vector<Point> points;
-  for (double v : values)
-    for (const auto& variant : variants) points.push_back({variant, n, name, v});
-  return points;
-}
 
 void run_sp_load_factor(PointContext& ctx) {
   const auto& p = ctx.point();
@@ -531,7 +524,7 @@ const harness::Registrar registrar([](harness::Registry& r) {
       "sp_load_factor", "Abstract: SP-EGA 1.16-5.39x over hash-based at load factor > 0.90; 1.30-2.48x over sort",
       "SP-EGA vs LPHGA vs sort-based, sum, uniform keys, groups = load factor x L, L = n", kSpVariants,
       [](const RunOptions& o) {
-        return sweep_param(kSpVariants, sp_n(o), "load_factor",
+        return sweep(kSpVariants, {sp_n(o)}, "load_factor",
                            o.full() ? std::vector<double>{0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99}
                                     : std::vector<double>{0.5, 0.8, 0.9, 0.99});
       },
@@ -541,7 +534,7 @@ const harness::Registrar registrar([](harness::Registry& r) {
       "sp_groups", "Abstract: SP-EGA vs sort-based (1.30-2.48x) over the number of groups",
       "SP-EGA vs LPHGA vs sort-based, sum, uniform keys, L = n, groups from tens to millions", kSpVariants,
       [](const RunOptions& o) {
-        return sweep_param(kSpVariants, sp_n(o), "groups",
+        return sweep(kSpVariants, {sp_n(o)}, "groups",
                            o.full() ? std::vector<double>{10, 1000, 100000, 1000000, 10000000, 50000000}
                                     : std::vector<double>{10, 1000, 100000, 1000000});
       },
@@ -551,7 +544,7 @@ const harness::Registrar registrar([](harness::Registry& r) {
       "sp_zipf", "Motivation/skew: SP-EGA vs LPHGA vs sort on Zipf keys",
       "SP-EGA vs LPHGA vs sort-based, sum, Zipf keys over n/4 candidates, L = n", kSpVariants,
       [](const RunOptions& o) {
-        return sweep_param(kSpVariants, sp_n(o), "zipf_exponent",
+        return sweep(kSpVariants, {sp_n(o)}, "zipf_exponent",
                            o.full() ? std::vector<double>{0.0, 0.5, 0.8, 1.0, 1.2, 1.5} : std::vector<double>{0.5, 1.0, 1.5});
       },
       run_sp_zipf));
@@ -561,7 +554,7 @@ const harness::Registrar registrar([](harness::Registry& r) {
       "device time of each phase of SP-EGA (5) and LPHGA (3: aggregate, scan, collect), uniform keys, L = n",
       {"sp_ega", "lphga"},
       [](const RunOptions& o) {
-        return sweep_param({"sp_ega", "lphga"}, sp_n(o), "load_factor", {0.5, 0.9, 0.99});
+        return sweep({"sp_ega", "lphga"}, {sp_n(o)}, "load_factor", {0.5, 0.9, 0.99});
       },
       run_sp_breakdown));
 
@@ -571,7 +564,7 @@ const harness::Registrar registrar([](harness::Registry& r) {
       "sp_bar", "Issue 6 bar: SP-EGA vs LPHGA vs sort-based on 100M rows (abstract: 1.16x+ at LF >= 0.9, 1.30-2.48x over sort)",
       "SP-EGA vs LPHGA vs sort-based, sum, uniform keys, n = 100M, L = n, groups 1000 / 1M / 90M (LF 0.9)", kSpVariants,
       [](const RunOptions&) {
-        return sweep_param(kSpVariants, kBarRows, "groups", {1000, 1000000, 0.9 * kBarRows});
+        return sweep(kSpVariants, {kBarRows}, "groups", {1000, 1000000, 0.9 * kBarRows});
       },
       run_sp_groups));
 
@@ -591,7 +584,7 @@ const harness::Registrar registrar([](harness::Registry& r) {
       "MP-EGA (budget = data / 8, or --gpu-mem-budget) vs the multi-threaded CPU group-by, uniform keys, sum",
       {"mp_ega", "cpu"},
       [](const RunOptions& o) {
-        return sweep_param({"mp_ega", "cpu"}, mp_ablation_n(o), "groups",
+        return sweep({"mp_ega", "cpu"}, {mp_ablation_n(o)}, "groups",
                            o.full() ? std::vector<double>{1000, 100000, 1000000, 10000000, 100000000}
                                     : std::vector<double>{1000, 100000, 1000000});
       },
@@ -602,7 +595,7 @@ const harness::Registrar registrar([](harness::Registry& r) {
       "MP-EGA (budget = data / 8, or --gpu-mem-budget) vs the multi-threaded CPU group-by, Zipf keys over 1M candidates",
       {"mp_ega", "cpu"},
       [](const RunOptions& o) {
-        return sweep_param({"mp_ega", "cpu"}, mp_ablation_n(o), "zipf_exponent",
+        return sweep({"mp_ega", "cpu"}, {mp_ablation_n(o)}, "zipf_exponent",
                            o.full() ? std::vector<double>{0.5, 1.0, 1.5} : std::vector<double>{1.0, 1.5});
       },
       run_mp_zipf));
@@ -610,14 +603,14 @@ const harness::Registrar registrar([](harness::Registry& r) {
   r.add_experiment(make(
       "mp_streams", "4.2.4 (multi-stream copy hiding): MP-EGA vs number of streams s",
       "MP-EGA, budget = data / 8, 1M groups, s = 1..8 streams", {"mp_ega"},
-      [](const RunOptions& o) { return sweep_param({"mp_ega"}, mp_ablation_n(o), "streams", {1, 2, 4, 8}); },
+      [](const RunOptions& o) { return sweep({"mp_ega"}, {mp_ablation_n(o)}, "streams", {1, 2, 4, 8}); },
       run_mp_streams));
 
   r.add_experiment(make(
       "mp_partitions", "4.2.1 (Theorem 1): partition count from Theorem 1 vs fixed counts",
       "MP-EGA, budget = data / 8, 1M groups: Theorem 1's P vs fixed P", {"theorem1", "fixed"},
       [](const RunOptions& o) {
-        auto points = sweep_param({"fixed"}, mp_ablation_n(o), "partitions",
+        auto points = sweep({"fixed"}, {mp_ablation_n(o)}, "partitions",
                                   o.full() ? std::vector<double>{8, 64, 512, 4096} : std::vector<double>{8, 512, 4096});
         points.insert(points.begin(), Point{"theorem1", mp_ablation_n(o), "partitions", 0});
         return points;
@@ -645,7 +638,7 @@ const harness::Registrar registrar([](harness::Registry& r) {
       "mp_cpu_tiles", "4.2.5 (Algorithm 2): CPU tiles on t threads beside the GPU streams",
       "MP-EGA, budget = data / 8, 1M groups, t = 0 (GPU tiles only) .. 8 CPU tile threads", {"mp_ega"},
       [](const RunOptions& o) {
-        return sweep_param({"mp_ega"}, mp_ablation_n(o), "cpu_tile_threads",
+        return sweep({"mp_ega"}, {mp_ablation_n(o)}, "cpu_tile_threads",
                            o.full() ? std::vector<double>{0, 2, 4, 8} : std::vector<double>{0, 2, 8});
       },
       run_mp_cpu_tiles));
@@ -654,7 +647,7 @@ const harness::Registrar registrar([](harness::Registry& r) {
       "mp_breakdown", "Figs. 3-4 (MP-EGA's two phases): time of partition generating, CPU merge, processing after the merge",
       "MP-EGA phase times at budgets of data / 2 and data / 8, 1M groups", {"mp_ega"},
       [](const RunOptions& o) {
-        return sweep_param({"mp_ega"}, o.pick_size(50000000, 500000000), "budget_ratio", {2, 8});
+        return sweep({"mp_ega"}, {o.pick_size(50000000, 500000000)}, "budget_ratio", {2, 8});
       },
       run_mp_breakdown));
 

@@ -37,6 +37,7 @@ using harness::Experiment;
 using harness::Point;
 using harness::PointContext;
 using harness::RunOptions;
+using harness::sweep;
 
 constexpr const char* kPaper = "hashgraph";
 // Every figure runs at the paper's size in the quick profile too, with fewer points: at 8M the
@@ -178,15 +179,6 @@ void time_linear_probing_probe(PointContext& ctx, const Input& r, const Input& s
 }
 
 // ---- plans ---------------------------------------------------------------------------------------
-
-std::vector<Point> sweep(const std::vector<std::string>& variants, const std::vector<std::uint64_t>& sizes,
-                         const std::string& param, const std::vector<double>& values) {
-  std::vector<Point> points;
-  for (auto n : sizes)
-    for (double v : values)
-      for (const auto& variant : variants) points.push_back({variant, n, param, v});
-  return points;
-}
 
 bool is_linear_probing(const std::string& variant) { return variant.rfind("linear_probing", 0) == 0; }
 double linear_probing_load(const std::string& variant) {

@@ -24,6 +24,7 @@ using harness::Experiment;
 using harness::Point;
 using harness::PointContext;
 using harness::RunOptions;
+using harness::sweep;
 using Keys = std::vector<std::uint32_t>;
 
 constexpr std::uint64_t kReportRows = 1000000;        // report: data set sizes 10^6 and 10^6
@@ -204,14 +205,6 @@ void run_variant(PointContext& ctx, const gen::PkPkSpec& spec, const BspOptions&
   verify_rows(ctx, in, out.to_host(st), p.variant == "hash_join");
 }
 
-std::vector<Point> sweep(const std::vector<std::string>& variants, std::uint64_t n, const std::string& param,
-                         const std::vector<double>& values) {
-  std::vector<Point> points;
-  for (double v : values)
-    for (const auto& variant : variants) points.push_back({variant, n, param, v});
-  return points;
-}
-
 const std::vector<std::string> kGpuVariants = {"bsp", "sort_join", "hash_join"};
 // Measured where the report measures (1M) and at scale: the values carried through the sort
 // (sort_join) against the report's hmap1 / hmap2 lookups on bare keys (sort_join_hmap).
@@ -374,7 +367,7 @@ const harness::Registrar registrar([](harness::Registry& r) {
   match.description = "join time vs the fraction of S's rows whose key is in R";
   match.variants = kGpuVariants;
   match.plan = [v = match.variants](const RunOptions& o) {
-    return sweep(v, o.pick_size(10000000, 50000000), "match_rate", {0.0, 0.01, 0.25, 0.5, 0.75, 1.0});
+    return sweep(v, {o.pick_size(10000000, 50000000)}, "match_rate", {0.0, 0.01, 0.25, 0.5, 0.75, 1.0});
   };
   match.run = [](PointContext& ctx) {
     const std::uint64_t n = ctx.point().n;
@@ -391,7 +384,7 @@ const harness::Registrar registrar([](harness::Registry& r) {
   domain.plan = [v = domain.variants](const RunOptions& o) {
     const std::uint64_t n = o.pick_size(10000000, 50000000);
     // The densest domain holds exactly the keys the tables need (|R| + |S| / 2).
-    return sweep(v, n, "key_domain",
+    return sweep(v, {n}, "key_domain",
                  {static_cast<double>(n + n / 2), 4.0 * n, 1e8, 1073741824.0, static_cast<double>(gen::kMaxKeyDomain)});
   };
   domain.run = [](PointContext& ctx) {
@@ -408,7 +401,7 @@ const harness::Registrar registrar([](harness::Registry& r) {
   unequal.description = "join time vs |S| / |R| at a fixed |R| + |S| = 2n; half of R's keys find a partner";
   unequal.variants = kGpuVariants;
   unequal.plan = [v = unequal.variants](const RunOptions& o) {
-    return sweep(v, o.pick_size(10000000, 50000000), "size_ratio", {1, 3, 9, 99});
+    return sweep(v, {o.pick_size(10000000, 50000000)}, "size_ratio", {1, 3, 9, 99});
   };
   unequal.run = [](PointContext& ctx) {
     const std::uint64_t total = 2 * ctx.point().n;
@@ -426,7 +419,7 @@ const harness::Registrar registrar([](harness::Registry& r) {
   parts.description = "BSP join time and bucket skew (max / mean bucket) vs p";
   parts.variants = {"bsp"};
   parts.plan = [v = parts.variants](const RunOptions& o) {
-    return sweep(v, o.pick_size(10000000, 50000000), "partitions", {16, 64, 256, 1024, 4096, 8192});
+    return sweep(v, {o.pick_size(10000000, 50000000)}, "partitions", {16, 64, 256, 1024, 4096, 8192});
   };
   parts.run = [](PointContext& ctx) {
     const std::uint64_t n = ctx.point().n;

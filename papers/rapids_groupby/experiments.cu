@@ -41,6 +41,7 @@ using harness::Experiment;
 using harness::Point;
 using harness::PointContext;
 using harness::RunOptions;
+using harness::sweep;
 
 // The report's configuration (sections 4 and 5): 2 key columns, 3 value columns, {sum, sum, min}.
 constexpr int kKeyColumns = 2;
@@ -178,15 +179,6 @@ void run_variant(PointContext& ctx, const Dataset& d, const std::string& variant
     ctx.report_value("probe_steps_per_row", static_cast<double>(groupby.stats().probe_steps) / rows, "count");
     verify_against(ctx, d, counted.to_reference(ctx.stream()));
   }
-}
-
-std::vector<Point> sweep(const std::vector<std::string>& variants, const std::vector<std::uint64_t>& sizes,
-                         const std::string& param = "", const std::vector<double>& values = {0}) {
-  std::vector<Point> points;
-  for (double value : values)
-    for (auto n : sizes)
-      for (const auto& v : variants) points.push_back({v, n, param, value});
-  return points;
 }
 
 // ---- Fig. 2 -------------------------------------------------------------------------------

@@ -57,6 +57,12 @@ struct Point {
   std::string label() const;
 };
 
+/// The points of a plain sweep: every size x every value of `param` x every variant, in that
+/// nesting (so a plan visits each size once, and inputs cached per size are built once).
+/// Without `param` only the sizes are swept.
+std::vector<Point> sweep(const std::vector<std::string>& variants, const std::vector<std::uint64_t>& sizes,
+                         const std::string& param = "", const std::vector<double>& values = {0});
+
 /// Median, minimum and maximum of the timed repetitions, in milliseconds.
 struct Timing {
   double median_ms = 0;
