@@ -15,9 +15,13 @@
 #include "hashlab/common/column_io.hpp"
 #include "hashlab/common/generator.hpp"
 #include "hashlab/testing/gpu_test.hpp"
+#include "hashlab/testing/errors.hpp"
 
 namespace hashlab::io {
 namespace {
+
+using hashlab::testing::error_of;
+using hashlab::testing::mentions;
 
 using hashlab::testing::test_seed;
 
@@ -49,25 +53,6 @@ void write_raw_npy(const std::string& path, const std::string& dict, std::size_t
   file += header;
   file.append(data_bytes, '\x01');
   write_text(path, file);
-}
-
-/// The message of the FormatError that fn throws ("" and a failure if it throws none).
-std::string format_error_of(const std::function<void()>& fn) {
-  try {
-    fn();
-  } catch (const FormatError& e) {
-    return e.what();
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "expected io::FormatError, got another exception: " << e.what();
-    return "";
-  }
-  ADD_FAILURE() << "expected io::FormatError, nothing was thrown";
-  return "";
-}
-
-::testing::AssertionResult mentions(const std::string& message, const std::string& text) {
-  if (message.find(text) != std::string::npos) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << "message \"" << message << "\" does not mention \"" << text << "\"";
 }
 
 // ---- round trips ------------------------------------------------------------------------------
@@ -217,15 +202,15 @@ TEST(ColumnIo, ReadsACsvWrittenByHand) {
 
 TEST(ColumnIoErrors, MissingFileNamesTheFile) {
   const std::string path = temp_path("missing.npy");
-  const std::string why = format_error_of([&] { read_npy<std::uint32_t>(path); });
+  const std::string why = error_of<FormatError>([&] { read_npy<std::uint32_t>(path); });
   EXPECT_TRUE(mentions(why, path));
-  EXPECT_TRUE(mentions(format_error_of([&] { read_csv<std::uint32_t>(path + ".csv"); }), path + ".csv"));
+  EXPECT_TRUE(mentions(error_of<FormatError>([&] { read_csv<std::uint32_t>(path + ".csv"); }), path + ".csv"));
 }
 
 TEST(ColumnIoErrors, BadMagicNamesTheFileAndTheProblem) {
   const std::string path = temp_path("bad_magic.npy");
   write_text(path, "PK\x03\x04 this is a zip file, not an array");
-  const std::string why = format_error_of([&] { read_npy<std::uint32_t>(path); });
+  const std::string why = error_of<FormatError>([&] { read_npy<std::uint32_t>(path); });
   EXPECT_TRUE(mentions(why, path));
   EXPECT_TRUE(mentions(why, "magic"));
 }
@@ -233,7 +218,7 @@ TEST(ColumnIoErrors, BadMagicNamesTheFileAndTheProblem) {
 TEST(ColumnIoErrors, TruncatedDataNamesTheFileAndTheSizes) {
   const std::string path = temp_path("truncated.npy");
   write_raw_npy(path, "{'descr': '<u4', 'fortran_order': False, 'shape': (10,), }", 4 * 10 - 3);
-  const std::string why = format_error_of([&] { read_npy<std::uint32_t>(path); });
+  const std::string why = error_of<FormatError>([&] { read_npy<std::uint32_t>(path); });
   EXPECT_TRUE(mentions(why, path));
   EXPECT_TRUE(mentions(why, "10 elements"));
   EXPECT_TRUE(mentions(why, "37"));
@@ -242,13 +227,13 @@ TEST(ColumnIoErrors, TruncatedDataNamesTheFileAndTheSizes) {
 TEST(ColumnIoErrors, TruncatedHeaderIsAFormatError) {
   const std::string path = temp_path("short_header.npy");
   write_text(path, std::string("\x93NUMPY\x01\x00\x76\x00{'descr'", 17));
-  EXPECT_TRUE(mentions(format_error_of([&] { read_npy<std::uint32_t>(path); }), path));
+  EXPECT_TRUE(mentions(error_of<FormatError>([&] { read_npy<std::uint32_t>(path); }), path));
 }
 
 TEST(ColumnIoErrors, WrongDtypeNamesBothTypes) {
   const std::string path = temp_path("doubles.npy");
   write_npy(path, std::vector<double>{1.0, 2.0});
-  const std::string why = format_error_of([&] { read_npy<std::uint32_t>(path); });
+  const std::string why = error_of<FormatError>([&] { read_npy<std::uint32_t>(path); });
   EXPECT_TRUE(mentions(why, path));
   EXPECT_TRUE(mentions(why, "<f8"));
   EXPECT_TRUE(mentions(why, "<u4"));
@@ -257,7 +242,7 @@ TEST(ColumnIoErrors, WrongDtypeNamesBothTypes) {
 TEST(ColumnIoErrors, TwoDimensionalArrayIsRejected) {
   const std::string path = temp_path("matrix.npy");
   write_raw_npy(path, "{'descr': '<u4', 'fortran_order': False, 'shape': (2, 3), }", 4 * 6);
-  const std::string why = format_error_of([&] { read_npy<std::uint32_t>(path); });
+  const std::string why = error_of<FormatError>([&] { read_npy<std::uint32_t>(path); });
   EXPECT_TRUE(mentions(why, path));
   EXPECT_TRUE(mentions(why, "(2, 3)"));
 }
@@ -265,7 +250,7 @@ TEST(ColumnIoErrors, TwoDimensionalArrayIsRejected) {
 TEST(ColumnIoErrors, EmptyCsvFileIsRejected) {
   const std::string path = temp_path("empty_file.csv");
   write_text(path, "");
-  const std::string why = format_error_of([&] { read_csv<std::uint32_t>(path); });
+  const std::string why = error_of<FormatError>([&] { read_csv<std::uint32_t>(path); });
   EXPECT_TRUE(mentions(why, path));
   EXPECT_TRUE(mentions(why, "empty"));
 }
@@ -273,7 +258,7 @@ TEST(ColumnIoErrors, EmptyCsvFileIsRejected) {
 TEST(ColumnIoErrors, RaggedCsvRowNamesItsLine) {
   const std::string path = temp_path("ragged.csv");
   write_text(path, "a,b\n1,2\n3\n4,5\n");
-  const std::string why = format_error_of([&] { read_csv<std::uint32_t>(path); });
+  const std::string why = error_of<FormatError>([&] { read_csv<std::uint32_t>(path); });
   EXPECT_TRUE(mentions(why, path));
   EXPECT_TRUE(mentions(why, "line 3"));
 }
@@ -281,7 +266,7 @@ TEST(ColumnIoErrors, RaggedCsvRowNamesItsLine) {
 TEST(ColumnIoErrors, NonNumericCsvFieldNamesTheField) {
   const std::string path = temp_path("word.csv");
   write_text(path, "a,b\n1,2\n3,four\n");
-  const std::string why = format_error_of([&] { read_csv<std::int32_t>(path); });
+  const std::string why = error_of<FormatError>([&] { read_csv<std::int32_t>(path); });
   EXPECT_TRUE(mentions(why, path));
   EXPECT_TRUE(mentions(why, "line 3"));
   EXPECT_TRUE(mentions(why, "four"));
@@ -290,7 +275,7 @@ TEST(ColumnIoErrors, NonNumericCsvFieldNamesTheField) {
 TEST(ColumnIoErrors, NegativeNumberIsNotAUint32) {
   const std::string path = temp_path("negative.csv");
   write_text(path, "a\n1\n-5\n");
-  const std::string why = format_error_of([&] { read_column<std::uint32_t>(path); });
+  const std::string why = error_of<FormatError>([&] { read_column<std::uint32_t>(path); });
   EXPECT_TRUE(mentions(why, path));
   EXPECT_TRUE(mentions(why, "-5"));
   EXPECT_EQ(read_column<std::int32_t>(path), (std::vector<std::int32_t>{1, -5}));
@@ -299,21 +284,21 @@ TEST(ColumnIoErrors, NegativeNumberIsNotAUint32) {
 TEST(ColumnIoErrors, OutOfRangeNumberIsRejected) {
   const std::string path = temp_path("too_big.csv");
   write_text(path, "a\n4294967296\n");
-  EXPECT_TRUE(mentions(format_error_of([&] { read_column<std::uint32_t>(path); }), "4294967296"));
+  EXPECT_TRUE(mentions(error_of<FormatError>([&] { read_column<std::uint32_t>(path); }), "4294967296"));
 }
 
 TEST(ColumnIoErrors, UnknownExtensionNamesTheFile) {
   const std::string path = temp_path("column.txt");
   write_text(path, "a\n1\n");
-  const std::string why = format_error_of([&] { read_column<std::uint32_t>(path); });
+  const std::string why = error_of<FormatError>([&] { read_column<std::uint32_t>(path); });
   EXPECT_TRUE(mentions(why, path));
-  EXPECT_TRUE(mentions(format_error_of([&] { write_column(path, "a", std::vector<std::uint32_t>{1}); }), path));
+  EXPECT_TRUE(mentions(error_of<FormatError>([&] { write_column(path, "a", std::vector<std::uint32_t>{1}); }), path));
 }
 
 TEST(ColumnIoErrors, MultiColumnCsvIsNotAColumn) {
   const std::string path = temp_path("two.csv");
   write_text(path, "a,b\n1,2\n");
-  EXPECT_TRUE(mentions(format_error_of([&] { read_column<std::uint32_t>(path); }), path));
+  EXPECT_TRUE(mentions(error_of<FormatError>([&] { read_column<std::uint32_t>(path); }), path));
 }
 
 }  // namespace

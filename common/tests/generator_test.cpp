@@ -18,30 +18,18 @@
 
 #include "hashlab/common/generator.hpp"
 #include "hashlab/testing/gpu_test.hpp"
+#include "hashlab/testing/errors.hpp"
 
 namespace hashlab::gen {
 namespace {
+
+using hashlab::testing::error_of;
+using hashlab::testing::mentions;
 
 using hashlab::testing::test_seed;
 
 std::size_t count_distinct(const std::vector<std::uint32_t>& keys) {
   return std::unordered_set<std::uint32_t>(keys.begin(), keys.end()).size();
-}
-
-/// The message of the std::invalid_argument that fn throws ("" and a failure if none).
-std::string invalid_argument_of(const std::function<void()>& fn) {
-  try {
-    fn();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "expected std::invalid_argument";
-  return "";
-}
-
-::testing::AssertionResult mentions(const std::string& message, const std::string& text) {
-  if (message.find(text) != std::string::npos) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << "message \"" << message << "\" does not mention \"" << text << "\"";
 }
 
 // ---- determinism ------------------------------------------------------------------------------
@@ -255,7 +243,7 @@ TEST(Generator, ParsesEveryDistributionNameAndRejectsOthers) {
   for (auto d : {KeyDistribution::kSequence, KeyDistribution::kShuffledSequence, KeyDistribution::kUniqueRandom,
                  KeyDistribution::kUniform, KeyDistribution::kZipf})
     EXPECT_EQ(parse_key_distribution(to_string(d)), d);
-  EXPECT_TRUE(mentions(invalid_argument_of([] { parse_key_distribution("gaussian"); }), "gaussian"));
+  EXPECT_TRUE(mentions(error_of([] { parse_key_distribution("gaussian"); }), "gaussian"));
 }
 
 // ---- values -----------------------------------------------------------------------------------
@@ -365,24 +353,24 @@ TEST(Generator, PkPkIsDeterministicBySeed) {
 // ---- validate() -------------------------------------------------------------------------------
 
 TEST(GeneratorValidate, RejectsMoreDistinctKeysThanTheDomainHolds) {
-  const std::string why = invalid_argument_of([] { validate(KeySpec::uniform(1000, /*domain=*/100), 5000); });
+  const std::string why = error_of([] { validate(KeySpec::uniform(1000, /*domain=*/100), 5000); });
   EXPECT_TRUE(mentions(why, "domain holds only 100"));
-  EXPECT_TRUE(mentions(invalid_argument_of([] { validate(KeySpec::unique(10), 11); }), "domain holds only 10"));
+  EXPECT_TRUE(mentions(error_of([] { validate(KeySpec::unique(10), 11); }), "domain holds only 10"));
   EXPECT_THROW(generate_keys_host(KeySpec::unique(10), test_seed(), 11), std::invalid_argument);
 }
 
 TEST(GeneratorValidate, RejectsAZipfTableTooLarge) {
-  EXPECT_TRUE(mentions(invalid_argument_of([] { validate(KeySpec::zipf(kMaxZipfKeys + 1, 1.0), 1000); }),
+  EXPECT_TRUE(mentions(error_of([] { validate(KeySpec::zipf(kMaxZipfKeys + 1, 1.0), 1000); }),
                   "Zipf keys are limited"));
 }
 
 TEST(GeneratorValidate, RejectsANegativeZipfExponent) {
-  EXPECT_TRUE(mentions(invalid_argument_of([] { validate(KeySpec::zipf(100, -1.0), 1000); }), "exponent"));
+  EXPECT_TRUE(mentions(error_of([] { validate(KeySpec::zipf(100, -1.0), 1000); }), "exponent"));
 }
 
 TEST(GeneratorValidate, RejectsKeyColumnCountsOutsideOneToEight) {
   for (int columns : {0, 9}) {
-    const std::string why = invalid_argument_of([&] { validate(KeySpec::uniform(10), 100, columns); });
+    const std::string why = error_of([&] { validate(KeySpec::uniform(10), 100, columns); });
     EXPECT_TRUE(mentions(why, "key columns must be between 1 and 8"));
   }
   EXPECT_NO_THROW(validate(KeySpec::uniform(10), 100, 8));
@@ -393,7 +381,7 @@ TEST(GeneratorValidate, RejectsAMatchRateAboveOne) {
   spec.r_rows = 100;
   spec.s_rows = 100;
   spec.match_rate = 1.5;
-  EXPECT_TRUE(mentions(invalid_argument_of([&] { validate(spec); }), "match rate must lie in [0, 1]"));
+  EXPECT_TRUE(mentions(error_of([&] { validate(spec); }), "match rate must lie in [0, 1]"));
 }
 
 TEST(GeneratorValidate, RejectsAPkPkDomainTooSmallForBothTables) {
@@ -402,7 +390,7 @@ TEST(GeneratorValidate, RejectsAPkPkDomainTooSmallForBothTables) {
   spec.s_rows = 100;
   spec.key_domain = 150;
   spec.match_rate = 0.0;  // needs 200 distinct keys
-  EXPECT_TRUE(mentions(invalid_argument_of([&] { validate(spec); }), "domain holds only 150"));
+  EXPECT_TRUE(mentions(error_of([&] { validate(spec); }), "domain holds only 150"));
   std::vector<std::uint32_t> r, s;
   EXPECT_THROW(generate_pkpk_host(spec, test_seed(), r, s), std::invalid_argument);
 }
@@ -412,7 +400,7 @@ TEST(GeneratorValidate, RejectsAMatchRateNeedingMoreKeysThanRHas) {
   spec.r_rows = 10;
   spec.s_rows = 100;
   spec.match_rate = 0.5;  // 50 matches, R has 10 keys
-  EXPECT_TRUE(mentions(invalid_argument_of([&] { validate(spec); }), "which has 10"));
+  EXPECT_TRUE(mentions(error_of([&] { validate(spec); }), "which has 10"));
 }
 
 }  // namespace

@@ -15,9 +15,13 @@
 #include "hashlab/common/generator.hpp"
 #include "hashlab/reference/groupby.hpp"
 #include "hashlab/testing/gpu_test.hpp"
+#include "hashlab/testing/errors.hpp"
 
 namespace hashlab::reference {
 namespace {
+
+using hashlab::testing::error_of;
+using hashlab::testing::mentions;
 
 using hashlab::testing::test_seed;
 
@@ -367,36 +371,21 @@ TEST(ReferenceGroupBy, ParseAggregationRejectsUnknownNameListingTheChoices) {
 
 // ---- errors -----------------------------------------------------------------------------------
 
-std::string invalid_argument_of(const std::function<void()>& fn) {
-  try {
-    fn();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "expected std::invalid_argument";
-  return "";
-}
-
-::testing::AssertionResult mentions(const std::string& message, const std::string& text) {
-  if (message.find(text) != std::string::npos) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << "message \"" << message << "\" does not mention \"" << text << "\"";
-}
-
 TEST(ReferenceGroupByErrors, KeysAndValuesOfDifferentLengthsAreRejected) {
-  const std::string why = invalid_argument_of(
+  const std::string why = error_of(
       [] { groupby(std::vector<std::uint32_t>{1, 2, 3}, std::vector<double>{1.0}, Aggregation::kSum); });
   EXPECT_TRUE(mentions(why, "3 keys but 1 values"));
 }
 
 TEST(ReferenceGroupByErrors, KeyColumnsOfDifferentLengthsAreRejected) {
-  const std::string why = invalid_argument_of([] {
+  const std::string why = error_of([] {
     groupby<std::int32_t>({{1, 2, 3}, {1, 2}}, {{1, 2, 3}}, {Aggregation::kSum});
   });
   EXPECT_TRUE(mentions(why, "key column 1 has 2 rows but key column 0 has 3"));
 }
 
 TEST(ReferenceGroupByErrors, ValueColumnShorterThanKeysIsRejected) {
-  const std::string why = invalid_argument_of([] {
+  const std::string why = error_of([] {
     groupby<std::int32_t>({{1, 2, 3}}, {{1, 2, 3}, {1}}, {Aggregation::kSum, Aggregation::kMax});
   });
   EXPECT_TRUE(mentions(why, "value column 1 has 1 rows but the key columns have 3"));
@@ -404,12 +393,12 @@ TEST(ReferenceGroupByErrors, ValueColumnShorterThanKeysIsRejected) {
 
 TEST(ReferenceGroupByErrors, OneAggregationPerValueColumnIsRequired) {
   const std::string why =
-      invalid_argument_of([] { groupby<std::int32_t>({{1, 2}}, {{1, 2}, {3, 4}}, {Aggregation::kSum}); });
+      error_of([] { groupby<std::int32_t>({{1, 2}}, {{1, 2}, {3, 4}}, {Aggregation::kSum}); });
   EXPECT_TRUE(mentions(why, "2 value columns but 1 aggregations"));
 }
 
 TEST(ReferenceGroupByErrors, AtLeastOneKeyColumnIsRequired) {
-  const std::string why = invalid_argument_of([] {
+  const std::string why = error_of([] {
     groupby(std::vector<std::vector<std::uint32_t>>{}, std::vector<std::vector<std::int32_t>>{},
             std::vector<Aggregation>{});
   });

@@ -12,9 +12,13 @@
 #include "hashlab/common/generator.hpp"
 #include "hashlab/reference/join.hpp"
 #include "hashlab/testing/gpu_test.hpp"
+#include "hashlab/testing/errors.hpp"
 
 namespace hashlab::reference {
 namespace {
+
+using hashlab::testing::error_of;
+using hashlab::testing::mentions;
 
 using hashlab::testing::test_seed;
 
@@ -120,28 +124,13 @@ TEST(ReferencePkPkJoin, MatchesNestedLoopSortedByKey) {
   }
 }
 
-std::string invalid_argument_of(const std::function<void()>& fn) {
-  try {
-    fn();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "expected std::invalid_argument";
-  return "";
-}
-
-::testing::AssertionResult mentions(const std::string& message, const std::string& text) {
-  if (message.find(text) != std::string::npos) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << "message \"" << message << "\" does not mention \"" << text << "\"";
-}
-
 TEST(ReferencePkPkJoin, RejectsAKeyRepeatedInR) {
-  const std::string why = invalid_argument_of([] { pkpk_join({3, 17, 5, 17}, {1, 2}); });
+  const std::string why = error_of([] { pkpk_join({3, 17, 5, 17}, {1, 2}); });
   EXPECT_TRUE(mentions(why, "key 17 appears twice in R"));
 }
 
 TEST(ReferencePkPkJoin, RejectsAKeyRepeatedInS) {
-  const std::string why = invalid_argument_of([] { pkpk_join({1, 2}, {4, 9, 4}); });
+  const std::string why = error_of([] { pkpk_join({1, 2}, {4, 9, 4}); });
   EXPECT_TRUE(mentions(why, "key 4 appears twice in S"));
 }
 

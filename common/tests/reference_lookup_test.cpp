@@ -13,9 +13,13 @@
 #include "hashlab/common/generator.hpp"
 #include "hashlab/reference/lookup.hpp"
 #include "hashlab/testing/gpu_test.hpp"
+#include "hashlab/testing/errors.hpp"
 
 namespace hashlab::reference {
 namespace {
+
+using hashlab::testing::error_of;
+using hashlab::testing::mentions;
 
 using hashlab::testing::test_seed;
 
@@ -28,21 +32,6 @@ std::vector<std::uint32_t> queries_for(const std::vector<std::uint32_t>& keys, s
   queries.insert(queries.end(), others.begin(), others.end());
   std::reverse(queries.begin(), queries.end());
   return queries;
-}
-
-std::string invalid_argument_of(const std::function<void()>& fn) {
-  try {
-    fn();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "expected std::invalid_argument";
-  return "";
-}
-
-::testing::AssertionResult mentions(const std::string& message, const std::string& text) {
-  if (message.find(text) != std::string::npos) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << "message \"" << message << "\" does not mention \"" << text << "\"";
 }
 
 // ---- map --------------------------------------------------------------------------------------
@@ -75,11 +64,11 @@ TEST(ReferenceMap, ReservedKeyIsAnOrdinaryKey) {
 }
 
 TEST(ReferenceMap, RejectsARepeatedKey) {
-  EXPECT_TRUE(mentions(invalid_argument_of([] { map_lookup({4, 99, 4}, {1, 2, 3}, {4}); }), "key 4 appears twice"));
+  EXPECT_TRUE(mentions(error_of([] { map_lookup({4, 99, 4}, {1, 2, 3}, {4}); }), "key 4 appears twice"));
 }
 
 TEST(ReferenceMap, RejectsKeysAndValuesOfDifferentLengths) {
-  EXPECT_TRUE(mentions(invalid_argument_of([] { map_lookup({1, 2}, {1}, {}); }), "2 keys but 1 values"));
+  EXPECT_TRUE(mentions(error_of([] { map_lookup({1, 2}, {1}, {}); }), "2 keys but 1 values"));
 }
 
 // ---- set --------------------------------------------------------------------------------------
@@ -145,7 +134,7 @@ TEST(ReferenceMultimap, KeepsRepeatedPairsAndSortsValues) {
 }
 
 TEST(ReferenceMultimap, RejectsKeysAndValuesOfDifferentLengths) {
-  EXPECT_TRUE(mentions(invalid_argument_of([] { Multimap({1}, {1, 2}); }), "1 keys but 2 values"));
+  EXPECT_TRUE(mentions(error_of([] { Multimap({1}, {1, 2}); }), "1 keys but 2 values"));
 }
 
 // ---- sorts ------------------------------------------------------------------------------------
