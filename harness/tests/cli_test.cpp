@@ -67,6 +67,7 @@ TEST(Cli, UnknownExperimentNamesThePapersExperiments) {
 }
 TEST(Cli, UnknownOptionIsAUsageError) { EXPECT_USAGE_ERROR("run baselines --bogus", "bogus"); }
 TEST(Cli, MalformedSizeIsAUsageError) { EXPECT_USAGE_ERROR("run baselines --n 12X", "unknown suffix 'X'"); }
+TEST(Cli, ZeroSizeIsAUsageError) { EXPECT_USAGE_ERROR("run baselines --n 0", "at least 1"); }
 TEST(Cli, QuickAndFullExcludeEachOther) { EXPECT_USAGE_ERROR("run baselines --quick --full", "exclude each other"); }
 TEST(Cli, NegativeRepetitionsAreAUsageError) { EXPECT_USAGE_ERROR("run baselines --reps -1", "--reps"); }
 TEST(Cli, DemoOfUnknownPaperIsAUsageError) { EXPECT_USAGE_ERROR("demo nosuch", "unknown paper"); }

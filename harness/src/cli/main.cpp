@@ -160,6 +160,8 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
     } catch (const std::invalid_argument& e) {
       throw UsageError(std::string("--n: ") + e.what());
     }
+    // Every experiment reports rates (items / time): a size of 0 has none to report.
+    if (run.sizes.back() == 0) throw UsageError("--n: sizes must be at least 1, got '" + s + "'");
   }
   for (const auto& o : registry.options()) run.module_options[o.name] = vm[o.name].as<std::string>();
   run.command_line = command_line;
