@@ -256,8 +256,15 @@ def _sp_claims(results_dir):
     ns = sorted({t[0] for t in high})
     out.append({"claim": "SP-EGA beats hash-based (LPHGA) group-by at load factor >= 0.9",
                 "paper": "1.16-5.39x",
-                "measured": _range(s) + " (LF 0.9-0.99" + (f", n = {', '.join(f'{n:,.0f}' for n in ns)})" if ns else ")"),
+                "measured": _range(s) + " (" + ", ".join(f"{t[2]:.2f}x at LF {t[1]:g}" for t in high)
+                            + (f"; n = {', '.join(f'{n:,.0f}' for n in ns)})" if ns else ")"),
                 "verdict": _verdict(s, SP_VS_HASH[0])})
+    out.append({"claim": "4.1: SP-EGA uses the same memory as LPHGA (three arrays of length L: consistent space "
+                         "utilization)",
+                "paper": "3 x L items, as LPHGA",
+                "measured": "no memory counter in the results; by construction SpEga and Lphga each hold one "
+                            "ThreeBuffers of length L (28 bytes a slot) and the same status words",
+                "verdict": "not measured (equal by construction; no device-memory metric recorded)"})
     params = _params(rows) if rows else []
     lo = _median(rows, "groupby_rate", "lphga", param=min(params)) if params else None
     hi = _median(rows, "groupby_rate", "lphga", param=max(params)) if params else None
@@ -299,6 +306,11 @@ def _sp_claims(results_dir):
                     "paper": "qualitative",
                     "measured": "phase-4 LF " + ", ".join(f"{b:.2f} at LF {a:g}" for a, b in lowered),
                     "verdict": "reproduced" if all(b < a for a, b in lowered) else "not reproduced"})
+    out.append({"claim": "4.1.6: SP-EGA significantly reduces the average probing distance of all pairs",
+                "paper": "qualitative",
+                "measured": "no probe counter; the proxies are the two 4.1.6 rows above (pairs placed without "
+                            "probing, phase 4's load factor)",
+                "verdict": "not measured (the kernels do not count probes)"})
     rows = hs.load(results_dir, PAPER, "sp_breakdown")
     if rows:
         dominant, moved, totals = [], [], []
@@ -323,7 +335,9 @@ def _sp_claims(results_dir):
                                     + " of SP-EGA's time; LPHGA / SP-EGA total = "
                                     + ", ".join(f"{t:.2f}x at LF {lf:g}" for lf, t in totals),
                         "verdict": "not measured (no LF >= 0.9 point)" if not high else
-                        ("reproduced" if min(high) > 1.0 else "not reproduced")})
+                        ("not reproduced" if min(high) <= 1.0 else "reproduced" if min(t for _, t in totals) > 1.0
+                         else "reproduced at LF >= 0.9 (not below: " +
+                         ", ".join(f"{t:.2f}x at LF {lf:g}" for lf, t in totals if t <= 1.0) + ")")})
     per_sweep, sort_speedups, sort_ns = [], [], set()
     for name in ("sp_load_factor", "sp_groups", "sp_zipf", "sp_bar"):
         sp = _speedups(hs.load(results_dir, PAPER, name), "sort")
@@ -383,10 +397,12 @@ def _mp_claims(results_dir):
                     "paper": "(hashlab bar)", "measured": measured, "verdict": verdict})
         beyond = [r for r in hs.verified(rows) if r["metric"] == "budget" and r["variant"] == "mp_ega"
                   and r["median"] * (1 << 20) < r["n"] * 8]
+        over = [r["n"] * 8 / (r["median"] * (1 << 20)) for r in beyond]
         out.append({"claim": "MP-EGA handles data that exceeds GPU memory (motivation: hash group-by fails there)",
                     "paper": "qualitative",
-                    "measured": f"{len(beyond)} verified runs with data 2-8x the GPU memory budget; none beyond the "
-                                "H100's real 80 GB (the host holds 128 GiB)",
+                    "measured": f"{len(beyond)} verified runs with data "
+                                + (f"{min(over):.1f}-{max(over):.1f}x" if over else "-") + " the GPU memory budget; "
+                                "none beyond the H100's real 80 GB (the host holds 128 GiB)",
                     "verdict": "reproduced with a memory budget" if beyond else "not measured"})
     for name, label in (("mp_groups", "groups"), ("mp_zipf", "Zipf exponent")):
         r = hs.load(results_dir, PAPER, name)
@@ -411,14 +427,17 @@ def _mp_claims(results_dir):
                        if r["metric"] == "groupby_time" and r["variant"] == "fixed")
         if t1 and fixed:
             best_fixed = min(t for _, t in fixed)
-            few = fixed[0]
+            few, many = fixed[0], fixed[-1]
             out.append({"claim": "4.2.1: too few partitions overflow the GPU, too many cost overhead; Theorem 1's P "
                                  "balances them",
                         "paper": "qualitative",
                         "measured": f"Theorem 1 P = {p1:.0f}: {t1:.1f} ms; fixed " +
                                     ", ".join(f"P = {p:g}: {t:.1f} ms" for p, t in fixed),
-                        "verdict": "reproduced" if t1 <= 1.05 * best_fixed and few[1] > 1.2 * t1 else
-                        "not reproduced"})
+                        "verdict": "reproduced" if t1 <= 1.05 * best_fixed and few[1] > 1.2 * t1
+                        and many[1] >= (1 + NOISE) * t1 else
+                        "not reproduced" if t1 > 1.05 * best_fixed or few[1] <= 1.2 * t1 else
+                        f"differs (too few: {few[1] / t1:.2f}x slower; too many (P = {many[0]:g}): "
+                        f"{many[1] / t1:.2f}x, not beyond the run-to-run variation)"})
     over = []
     for name, variant in (("mp_vs_cpu", "mp_ega"), ("mp_breakdown", "mp_ega"), ("mp_partitions", "theorem1"),
                           ("mp_merge", "merge_on"), ("mp_streams", "mp_ega"), ("mp_cpu_tiles", "mp_ega")):
@@ -438,6 +457,16 @@ def _mp_claims(results_dir):
                         "paper": "qualitative",
                         "measured": f"{cpu / fb:.2f}x faster ({fb:.1f} vs {cpu:.1f} ms, 16 partitions > L)",
                         "verdict": _faster(fb, cpu)})
+        rounds, cpu_rows = _median(rows, "feedback_rounds", "feedback_load"), _median(rows, "cpu_rows", "feedback_load")
+        parts = _median(rows, "oversize_partitions", "feedback_load")
+        out.append({"claim": "4.2.2: the alpha_min / alpha_max thresholds keep every round's transfer >= alpha_min x "
+                             "L (high PCIe and device use, low space overhead) where loading only the free space "
+                             "shrinks the later rounds",
+                    "paper": "qualitative (a per-round lower bound)",
+                    "measured": (f"{rounds:.0f} feedback rounds over {parts or 0:.0f} oversize partitions, "
+                                 f"{cpu_rows or 0:.0f} rows left to the CPU" if rounds is not None else "-")
+                                + "; no per-round transfer counter, no free-space-only variant",
+                    "verdict": "not measured (no free-space-only load variant to compare with)"})
     rows = hs.load(results_dir, PAPER, "mp_merge")
     if rows:
         on, off = _median(rows, "groupby_time", "merge_on"), _median(rows, "groupby_time", "merge_off")
@@ -453,6 +482,18 @@ def _mp_claims(results_dir):
                 "measured": "no experiment; partition_plan_test checks y <= 2 x the exact optimum on 300 random "
                             "instances (CPU test)",
                 "verdict": "not measured (a unit test, not an experiment)"})
+    rows = hs.load(results_dir, PAPER, "mp_breakdown")
+    shares = []
+    for ratio in _params(rows, "merge_time") if rows else []:
+        m, t = _median(rows, "merge_time", "mp_ega", param=ratio), _median(rows, "groupby_time", "mp_ega", param=ratio)
+        if m is not None and t:
+            shares.append(f"{100 * m / t:.0f}% ({m:.1f} of {t:.1f} ms) at budget = data / {ratio:g}")
+    out.append({"claim": "4.2.5: merging each partition's T tile pieces on the CPU before processing beats T "
+                         "copies per partition",
+                "paper": "qualitative",
+                "measured": ("CPU merge = " + ", ".join(shares) + " of the group-by" if shares else "-")
+                            + "; no variant that copies the T pieces",
+                "verdict": "not measured (no variant without the CPU merge)"})
     rows = hs.load(results_dir, PAPER, "mp_streams")
     if rows:
         times = sorted((r["param_value"], r["median"]) for r in hs.verified(rows)
