@@ -42,6 +42,8 @@ def verdict_kind(verdict):
         return "reproduced"
     if v.startswith("not measured"):
         return "not measured"
+    if v.startswith("measured"):  # a question of ours answered by a number, not a paper claim
+        return "ours"
     if v.startswith("not reproduced") or v.startswith("no"):
         return "not reproduced"
     return "differs"
