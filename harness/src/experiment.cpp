@@ -118,6 +118,21 @@ std::vector<Point> sweep(const std::vector<std::string>& variants, const std::ve
   return points;
 }
 
+Experiment make_experiment(std::string paper, std::string name, std::string figure, std::string description,
+                           std::vector<std::string> variants,
+                           std::function<std::vector<Point>(const RunOptions&)> plan,
+                           std::function<void(PointContext&)> run) {
+  Experiment e;
+  e.paper = std::move(paper);
+  e.name = std::move(name);
+  e.figure = std::move(figure);
+  e.description = std::move(description);
+  e.variants = std::move(variants);
+  e.plan = std::move(plan);
+  e.run = std::move(run);
+  return e;
+}
+
 std::string Point::label() const {
   std::ostringstream out;
   out << variant << " n=" << format_count(n);

@@ -579,15 +579,9 @@ const harness::Registrar registrar([](harness::Registry& r) {
   auto add = [&r](const std::string& name, const std::string& figure, const std::string& description,
                   std::vector<std::string> variants, std::function<std::vector<Point>(const RunOptions&)> plan,
                   std::function<void(PointContext&)> run) {
-    Experiment e;
-    e.paper = "cuckoo";
-    e.name = name;
-    e.figure = figure;
-    e.description = description;
-    e.variants = std::move(variants);
-    e.plan = [plan = std::move(plan)](const RunOptions& o) { return checked(o, plan(o)); };
-    e.run = std::move(run);
-    r.add_experiment(std::move(e));
+    r.add_experiment(harness::make_experiment(
+        "cuckoo", name, figure, description, std::move(variants),
+        [plan = std::move(plan)](const RunOptions& o) { return checked(o, plan(o)); }, std::move(run)));
   };
 
   add("fig4_4", "Fig. 4.4", "build and retrieval rates vs N: cuckoo (4 functions) at 1.25N and 1.42N vs sorted array",

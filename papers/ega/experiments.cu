@@ -33,6 +33,7 @@ using harness::Experiment;
 using harness::Point;
 using harness::PointContext;
 using harness::RunOptions;
+using harness::make_experiment;
 using harness::sweep;
 
 constexpr Aggregation kOp = Aggregation::kSum;             // the paper's aggregation in the claims
@@ -481,20 +482,6 @@ int run_demo(const RunOptions&) {
 
 // ---- registration -------------------------------------------------------------------------------
 
-Experiment make(const std::string& name, const std::string& figure, const std::string& description,
-                std::vector<std::string> variants, std::function<std::vector<Point>(const RunOptions&)> plan,
-                std::function<void(PointContext&)> run) {
-  Experiment e;
-  e.paper = "ega";
-  e.name = name;
-  e.figure = figure;
-  e.description = description;
-  e.variants = std::move(variants);
-  e.plan = std::move(plan);
-  e.run = std::move(run);
-  return e;
-}
-
 // SP-EGA's n: 5M rows quick (the verification sorts every group on the host), 100M full (the
 // abstract's claims are about 100M-row inputs on one GPU).
 std::uint64_t sp_n(const RunOptions& o) { return o.pick_size(5000000, 100000000); }
@@ -520,8 +507,8 @@ const harness::Registrar registrar([](harness::Registry& r) {
   r.add_option({"ega", kBudgetOption,
                 "GPU memory MP-EGA may use (e.g. 2GiB, 512MiB; 'auto': data size / budget_ratio per point)", "auto"});
 
-  r.add_experiment(make(
-      "sp_load_factor", "Abstract: SP-EGA 1.16-5.39x over hash-based at load factor > 0.90; 1.30-2.48x over sort",
+  r.add_experiment(make_experiment(
+      "ega", "sp_load_factor", "Abstract: SP-EGA 1.16-5.39x over hash-based at load factor > 0.90; 1.30-2.48x over sort",
       "SP-EGA vs LPHGA vs sort-based, sum, uniform keys, groups = load factor x L, L = n", kSpVariants,
       [](const RunOptions& o) {
         return sweep(kSpVariants, {sp_n(o)}, "load_factor",
@@ -530,8 +517,8 @@ const harness::Registrar registrar([](harness::Registry& r) {
       },
       run_sp_load_factor));
 
-  r.add_experiment(make(
-      "sp_groups", "Abstract: SP-EGA vs sort-based (1.30-2.48x) over the number of groups",
+  r.add_experiment(make_experiment(
+      "ega", "sp_groups", "Abstract: SP-EGA vs sort-based (1.30-2.48x) over the number of groups",
       "SP-EGA vs LPHGA vs sort-based, sum, uniform keys, L = n, groups from tens to millions", kSpVariants,
       [](const RunOptions& o) {
         return sweep(kSpVariants, {sp_n(o)}, "groups",
@@ -540,8 +527,8 @@ const harness::Registrar registrar([](harness::Registry& r) {
       },
       run_sp_groups));
 
-  r.add_experiment(make(
-      "sp_zipf", "Motivation/skew: SP-EGA vs LPHGA vs sort on Zipf keys",
+  r.add_experiment(make_experiment(
+      "ega", "sp_zipf", "Motivation/skew: SP-EGA vs LPHGA vs sort on Zipf keys",
       "SP-EGA vs LPHGA vs sort-based, sum, Zipf keys over n/4 candidates, L = n", kSpVariants,
       [](const RunOptions& o) {
         return sweep(kSpVariants, {sp_n(o)}, "zipf_exponent",
@@ -549,8 +536,8 @@ const harness::Registrar registrar([](harness::Registry& r) {
       },
       run_sp_zipf));
 
-  r.add_experiment(make(
-      "sp_breakdown", "Fig. 2 (SP-EGA's five phases): time per phase",
+  r.add_experiment(make_experiment(
+      "ega", "sp_breakdown", "Fig. 2 (SP-EGA's five phases): time per phase",
       "device time of each phase of SP-EGA (5) and LPHGA (3: aggregate, scan, collect), uniform keys, L = n",
       {"sp_ega", "lphga"},
       [](const RunOptions& o) {
@@ -560,16 +547,16 @@ const harness::Registrar registrar([](harness::Registry& r) {
 
   // Issue 6's SP-EGA bar, in both profiles: 100M rows, few (1000), many (1M) groups and 90M groups
   // (load factor 0.9 at L = n); verified on a sample (see verify_sampled).
-  r.add_experiment(make(
-      "sp_bar", "Issue 6 bar: SP-EGA vs LPHGA vs sort-based on 100M rows (abstract: 1.16x+ at LF >= 0.9, 1.30-2.48x over sort)",
+  r.add_experiment(make_experiment(
+      "ega", "sp_bar", "Issue 6 bar: SP-EGA vs LPHGA vs sort-based on 100M rows (abstract: 1.16x+ at LF >= 0.9, 1.30-2.48x over sort)",
       "SP-EGA vs LPHGA vs sort-based, sum, uniform keys, n = 100M, L = n, groups 1000 / 1M / 90M (LF 0.9)", kSpVariants,
       [](const RunOptions&) {
         return sweep(kSpVariants, {kBarRows}, "groups", {1000, 1000000, 0.9 * kBarRows});
       },
       run_sp_groups));
 
-  r.add_experiment(make(
-      "mp_vs_cpu", "Abstract: MP-EGA 6.45-29.12x over CPU group-by for data beyond GPU memory",
+  r.add_experiment(make_experiment(
+      "ega", "mp_vs_cpu", "Abstract: MP-EGA 6.45-29.12x over CPU group-by for data beyond GPU memory",
       "MP-EGA (budget = data / budget_ratio, or --gpu-mem-budget) vs the multi-threaded CPU group-by, 1M groups, sum",
       {"mp_ega", "cpu"},
       [](const RunOptions& o) {
@@ -579,8 +566,8 @@ const harness::Registrar registrar([](harness::Registry& r) {
       },
       run_mp_vs_cpu));
 
-  r.add_experiment(make(
-      "mp_groups", "Abstract: MP-EGA vs CPU group-by, over the number of groups",
+  r.add_experiment(make_experiment(
+      "ega", "mp_groups", "Abstract: MP-EGA vs CPU group-by, over the number of groups",
       "MP-EGA (budget = data / 8, or --gpu-mem-budget) vs the multi-threaded CPU group-by, uniform keys, sum",
       {"mp_ega", "cpu"},
       [](const RunOptions& o) {
@@ -590,8 +577,8 @@ const harness::Registrar registrar([](harness::Registry& r) {
       },
       run_mp_groups));
 
-  r.add_experiment(make(
-      "mp_zipf", "Abstract: MP-EGA vs CPU group-by, skewed keys",
+  r.add_experiment(make_experiment(
+      "ega", "mp_zipf", "Abstract: MP-EGA vs CPU group-by, skewed keys",
       "MP-EGA (budget = data / 8, or --gpu-mem-budget) vs the multi-threaded CPU group-by, Zipf keys over 1M candidates",
       {"mp_ega", "cpu"},
       [](const RunOptions& o) {
@@ -600,14 +587,14 @@ const harness::Registrar registrar([](harness::Registry& r) {
       },
       run_mp_zipf));
 
-  r.add_experiment(make(
-      "mp_streams", "4.2.4 (multi-stream copy hiding): MP-EGA vs number of streams s",
+  r.add_experiment(make_experiment(
+      "ega", "mp_streams", "4.2.4 (multi-stream copy hiding): MP-EGA vs number of streams s",
       "MP-EGA, budget = data / 8, 1M groups, s = 1..8 streams", {"mp_ega"},
       [](const RunOptions& o) { return sweep({"mp_ega"}, {mp_ablation_n(o)}, "streams", {1, 2, 4, 8}); },
       run_mp_streams));
 
-  r.add_experiment(make(
-      "mp_partitions", "4.2.1 (Theorem 1): partition count from Theorem 1 vs fixed counts",
+  r.add_experiment(make_experiment(
+      "ega", "mp_partitions", "4.2.1 (Theorem 1): partition count from Theorem 1 vs fixed counts",
       "MP-EGA, budget = data / 8, 1M groups: Theorem 1's P vs fixed P", {"theorem1", "fixed"},
       [](const RunOptions& o) {
         auto points = sweep({"fixed"}, {mp_ablation_n(o)}, "partitions",
@@ -617,16 +604,16 @@ const harness::Registrar registrar([](harness::Registry& r) {
       },
       run_mp_partitions));
 
-  r.add_experiment(make(
-      "mp_merge", "4.2.3 (Algorithm 1): greedy merge of small partitions on/off",
+  r.add_experiment(make_experiment(
+      "ega", "mp_merge", "4.2.3 (Algorithm 1): greedy merge of small partitions on/off",
       "MP-EGA, budget = data / 8, 1M groups, with and without Algorithm 1", {"merge_on", "merge_off"},
       [](const RunOptions& o) {
         return std::vector<Point>{{"merge_on", mp_ablation_n(o), "", 0}, {"merge_off", mp_ablation_n(o), "", 0}};
       },
       run_mp_merge));
 
-  r.add_experiment(make(
-      "mp_feedback", "4.2.2 (feedback load): oversize partitions by feedback load vs on the CPU",
+  r.add_experiment(make_experiment(
+      "ega", "mp_feedback", "4.2.2 (feedback load): oversize partitions by feedback load vs on the CPU",
       "MP-EGA, budget = data / 8, 1M groups, 16 fixed partitions (each larger than a stream's buffers)",
       {"feedback_load", "cpu_fallback"},
       [](const RunOptions& o) {
@@ -634,8 +621,8 @@ const harness::Registrar registrar([](harness::Registry& r) {
       },
       run_mp_feedback));
 
-  r.add_experiment(make(
-      "mp_cpu_tiles", "4.2.5 (Algorithm 2): CPU tiles on t threads beside the GPU streams",
+  r.add_experiment(make_experiment(
+      "ega", "mp_cpu_tiles", "4.2.5 (Algorithm 2): CPU tiles on t threads beside the GPU streams",
       "MP-EGA, budget = data / 8, 1M groups, t = 0 (GPU tiles only) .. 8 CPU tile threads", {"mp_ega"},
       [](const RunOptions& o) {
         return sweep({"mp_ega"}, {mp_ablation_n(o)}, "cpu_tile_threads",
@@ -643,8 +630,8 @@ const harness::Registrar registrar([](harness::Registry& r) {
       },
       run_mp_cpu_tiles));
 
-  r.add_experiment(make(
-      "mp_breakdown", "Figs. 3-4 (MP-EGA's two phases): time of partition generating, CPU merge, processing after the merge",
+  r.add_experiment(make_experiment(
+      "ega", "mp_breakdown", "Figs. 3-4 (MP-EGA's two phases): time of partition generating, CPU merge, processing after the merge",
       "MP-EGA phase times at budgets of data / 2 and data / 8, 1M groups", {"mp_ega"},
       [](const RunOptions& o) {
         return sweep({"mp_ega"}, {o.pick_size(50000000, 500000000)}, "budget_ratio", {2, 8});

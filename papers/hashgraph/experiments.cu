@@ -37,6 +37,7 @@ using harness::Experiment;
 using harness::Point;
 using harness::PointContext;
 using harness::RunOptions;
+using harness::make_experiment;
 using harness::sweep;
 
 constexpr const char* kPaper = "hashgraph";
@@ -421,20 +422,6 @@ void run_largest(PointContext& ctx) {
 
 // ---- registration --------------------------------------------------------------------------------
 
-Experiment make(const std::string& name, const std::string& figure, const std::string& description,
-                std::vector<std::string> variants, std::function<std::vector<Point>(const RunOptions&)> plan,
-                std::function<void(PointContext&)> run) {
-  Experiment e;
-  e.paper = kPaper;
-  e.name = name;
-  e.figure = figure;
-  e.description = description;
-  e.variants = std::move(variants);
-  e.plan = std::move(plan);
-  e.run = std::move(run);
-  return e;
-}
-
 // ---- demo ----------------------------------------------------------------------------------------
 
 int run_demo(const RunOptions&) {
@@ -518,8 +505,8 @@ const harness::Registrar registrar([](harness::Registry& r) {
   r.add_option({kPaper, "hashgraph-bins", "HashGraph V2's number of bins (section 3.3; Fig. 4 sweeps its own)",
                 std::to_string(kDefaultBins)});
 
-  r.add_experiment(make(
-      "fig2", "Fig. 2", "build rate vs load factor, sequence 0..N-1: V1, V2, linear probing (cuDF stand-in)",
+  r.add_experiment(make_experiment(
+      kPaper, "fig2", "Fig. 2", "build rate vs load factor, sequence 0..N-1: V1, V2, linear probing (cuDF stand-in)",
       {"v1", "v2", "linear_probing"},
       [](const RunOptions& o) {
         bins_option(o);  // a bad --hashgraph-bins fails before anything runs
@@ -528,8 +515,8 @@ const harness::Registrar registrar([](harness::Registry& r) {
       },
       run_fig2));
 
-  r.add_experiment(make(
-      "fig3", "Fig. 3", "build rate vs average appearances per key: V1, V2 (load 1), linear probing at loads 0.5, 0.8",
+  r.add_experiment(make_experiment(
+      kPaper, "fig3", "Fig. 3", "build rate vs average appearances per key: V1, V2 (load 1), linear probing at loads 0.5, 0.8",
       {"v1", "v2", "linear_probing_0.5", "linear_probing_0.8"},
       [](const RunOptions& o) {
         // The full sweep in both profiles: the paper's claims are at 2, 8 and 32 appearances ("1 .. 32+").
@@ -538,8 +525,8 @@ const harness::Registrar registrar([](harness::Registry& r) {
       },
       run_fig3));
 
-  r.add_experiment(make(
-      "fig4", "Fig. 4", "V2 build rate vs average appearances, one line per bin count, inputs 2M, 8M, 32M", {},
+  r.add_experiment(make_experiment(
+      kPaper, "fig4", "Fig. 4", "V2 build rate vs average appearances, one line per bin count, inputs 2M, 8M, 32M", {},
       [](const RunOptions& o) {
         std::vector<std::string> variants;
         for (auto b : o.full() ? kBins : kQuickBins) variants.push_back(bins_variant(b));
@@ -548,8 +535,8 @@ const harness::Registrar registrar([](harness::Registry& r) {
       },
       run_fig4));
 
-  r.add_experiment(make(
-      "fig5", "Fig. 5", "V2 build rate vs average appearances for several input sizes", {"v2"},
+  r.add_experiment(make_experiment(
+      kPaper, "fig5", "Fig. 5", "V2 build rate vs average appearances for several input sizes", {"v2"},
       [](const RunOptions& o) {
         return sweep({"v2"},
                      o.pick_sizes({1u << 21, 1u << 23, 1u << 25, 1u << 27},
@@ -558,8 +545,8 @@ const harness::Registrar registrar([](harness::Registry& r) {
       },
       run_fig5));
 
-  r.add_experiment(make(
-      "fig6", "Fig. 6", "probe rate vs load factor, sequence probed with itself: probe-standard, probe-new, linear probing",
+  r.add_experiment(make_experiment(
+      kPaper, "fig6", "Fig. 6", "probe rate vs load factor, sequence probed with itself: probe-standard, probe-new, linear probing",
       {"probe_standard", "probe_new", "linear_probing"},
       [](const RunOptions& o) {
         return without_dense_linear_probing(sweep({"probe_standard", "probe_new", "linear_probing"},
@@ -567,8 +554,8 @@ const harness::Registrar registrar([](harness::Registry& r) {
       },
       run_fig6));
 
-  r.add_experiment(make(
-      "fig7", "Fig. 7", "probe rate vs average appearances (both inputs): probe-standard, probe-new, linear probing 0.5, 0.8",
+  r.add_experiment(make_experiment(
+      kPaper, "fig7", "Fig. 7", "probe rate vs average appearances (both inputs): probe-standard, probe-new, linear probing 0.5, 0.8",
       {"probe_standard", "probe_new", "linear_probing_0.5", "linear_probing_0.8"},
       [](const RunOptions& o) {
         return sweep({"probe_standard", "probe_new", "linear_probing_0.5", "linear_probing_0.8"},
@@ -577,8 +564,8 @@ const harness::Registrar registrar([](harness::Registry& r) {
       },
       run_fig7));
 
-  r.add_experiment(make(
-      "fig8", "Fig. 8", "V2 build and probe rate vs hash range (load factor 0.5: range 2N .. 4: range N/4)",
+  r.add_experiment(make_experiment(
+      kPaper, "fig8", "Fig. 8", "V2 build and probe rate vs hash range (load factor 0.5: range 2N .. 4: range N/4)",
       {"build_v2", "probe_standard", "probe_new"},
       [](const RunOptions& o) {
         return sweep({"build_v2", "probe_standard", "probe_new"}, {o.pick_size(kPaperN, kPaperN)}, "load_factor",
@@ -586,8 +573,8 @@ const harness::Registrar registrar([](harness::Registry& r) {
       },
       run_fig8));
 
-  r.add_experiment(make(
-      "fig9", "Fig. 9", "join (build + probe-new, count) of two random inputs vs the multi-core CPU hash join (MC-Hash stand-in); rate counts both inputs",
+  r.add_experiment(make_experiment(
+      kPaper, "fig9", "Fig. 9", "join (build + probe-new, count) of two random inputs vs the multi-core CPU hash join (MC-Hash stand-in); rate counts both inputs",
       {"hashgraph", "cpu_join"},
       [](const RunOptions& o) {
         return sweep({"hashgraph", "cpu_join"}, {o.pick_size(kPaperN, kPaperN)}, "multiplicity",
@@ -595,8 +582,8 @@ const harness::Registrar registrar([](harness::Registry& r) {
       },
       run_fig9));
 
-  r.add_experiment(make(
-      "largest_input", "Section 4", "the largest sequence input V2 builds on this GPU (load 1), and its rate", {"v2"},
+  r.add_experiment(make_experiment(
+      kPaper, "largest_input", "Section 4", "the largest sequence input V2 builds on this GPU (load 1), and its rate", {"v2"},
       [](const RunOptions& o) {
         if (!o.sizes.empty()) return sweep({"v2"}, {o.sizes.front()}, "", {0});
         // Without a GPU (listing, dry runs on a CPU machine) the size shown is the paper's.

@@ -549,15 +549,8 @@ const harness::Registrar registrar([](harness::Registry& r) {
   auto add = [&r](const std::string& name, const std::string& figure, const std::string& description,
                   std::vector<std::string> variants, std::function<std::vector<Point>(const RunOptions&)> plan,
                   std::function<void(PointContext&)> run) {
-    Experiment e;
-    e.paper = "rapids_groupby";
-    e.name = name;
-    e.figure = figure;
-    e.description = description;
-    e.variants = std::move(variants);
-    e.plan = std::move(plan);
-    e.run = std::move(run);
-    r.add_experiment(std::move(e));
+    r.add_experiment(harness::make_experiment("rapids_groupby", name, figure, description, std::move(variants),
+                                              std::move(plan), std::move(run)));
   };
   const std::vector<std::string> report_variants = {"cpu_stl", "sort_thrust", "hash_cpu_sampling", "hash_gpu_sampling"};
 

@@ -152,6 +152,12 @@ struct Experiment {
   std::function<void(PointContext&)> run;
 };
 
+/// An experiment from its parts, so that a module's registration reads as one call per figure.
+Experiment make_experiment(std::string paper, std::string name, std::string figure, std::string description,
+                           std::vector<std::string> variants,
+                           std::function<std::vector<Point>(const RunOptions&)> plan,
+                           std::function<void(PointContext&)> run);
+
 /// A module's small traced example (`hashlab demo <paper>`); returns the exit status.
 struct Demo {
   std::string paper;
