@@ -31,7 +31,6 @@
 namespace hashlab::compare {
 namespace {
 
-using harness::Experiment;
 using harness::Point;
 using harness::PointContext;
 using harness::RunOptions;
@@ -244,41 +243,23 @@ const harness::Registrar registrar([](harness::Registry& r) {
                 "0..N-1) or shuffled",
                 "unique"});
 
-  Experiment tables;
-  tables.paper = kPaper;
-  tables.name = "tables";
-  tables.figure = "HashGraph Fig. 2 + cuckoo Fig. 4.4 side by side";
-  tables.description =
+  r.add_experiment(harness::make_experiment(
+      kPaper, "tables", "HashGraph Fig. 2 + cuckoo Fig. 4.4 side by side",
       "build and lookup rate vs load factor and vs multiplicity, bytes per key: cuckoo (4 functions; multivalue "
-      "table for repeats), HashGraph V1/V2 (probe-standard lookup), linear probing, sorted array";
-  tables.variants = names_of_tables();
-  tables.plan = tables_plan;
-  tables.run = run_tables;
-  r.add_experiment(std::move(tables));
+      "table for repeats), HashGraph V1/V2 (probe-standard lookup), linear probing, sorted array",
+      names_of_tables(), tables_plan, run_tables));
 
-  Experiment groupby;
-  groupby.paper = kPaper;
-  groupby.name = "groupby";
-  groupby.figure = "RAPIDS Fig. 4 + EGA's claims side by side";
-  groupby.description =
+  r.add_experiment(harness::make_experiment(
+      kPaper, "groupby", "RAPIDS Fig. 4 + EGA's claims side by side",
       "group-by, one value column, sum: RAPIDS hash vs SP-EGA vs LPHGA vs sort-based vs multi-threaded CPU, over "
-      "the number of groups (10 .. all distinct) and Zipf skew";
-  groupby.variants = names_of_groupbys();
-  groupby.plan = groupby_plan;
-  groupby.run = run_groupby;
-  r.add_experiment(std::move(groupby));
+      "the number of groups (10 .. all distinct) and Zipf skew",
+      names_of_groupbys(), groupby_plan, run_groupby));
 
-  Experiment joins;
-  joins.paper = kPaper;
-  joins.name = "joins";
-  joins.figure = "Pk-Pk report + HashGraph Fig. 9 side by side";
-  joins.description =
+  r.add_experiment(harness::make_experiment(
+      kPaper, "joins", "Pk-Pk report + HashGraph Fig. 9 side by side",
       "Pk-Pk join, rows (key, value1, value2) materialised: BSP-sort join vs HashGraph probe-new vs GPU hash join "
-      "vs full sort join, over table size and match rate";
-  joins.variants = names_of_joins();
-  joins.plan = joins_plan;
-  joins.run = run_joins;
-  r.add_experiment(std::move(joins));
+      "vs full sort join, over table size and match rate",
+      names_of_joins(), joins_plan, run_joins));
 });
 
 }  // namespace
