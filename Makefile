@@ -41,7 +41,9 @@ build: configure
 test: deps
 	@$(MAKE) --no-print-directory build
 	@scripts/gpu_status.sh
-	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
+	@# Suites named *Large take GBs of GPU memory each: they run one at a time, after the rest.
+	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS) -E 'Large\.'
+	ctest --test-dir $(BUILD_DIR) --output-on-failure -R 'Large\.'
 
 reproduce-all: deps
 	@$(MAKE) --no-print-directory build
