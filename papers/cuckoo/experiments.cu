@@ -39,17 +39,6 @@ using harness::sweep;
 constexpr std::uint64_t k16K = 1u << 14, k1M = 1u << 20, k32M = 1u << 25;
 constexpr std::uint64_t k10M = 10000000;
 
-// Device memory to the host in the order of `stream` (non-blocking: cudaMemcpy would not wait).
-template <class T>
-std::vector<T> host_copy(const T* device, std::size_t n, cudaStream_t stream) {
-  std::vector<T> out(n);
-  if (n > 0) {
-    HASHLAB_CUDA_CHECK(cudaMemcpyAsync(out.data(), device, n * sizeof(T), cudaMemcpyDeviceToHost, stream));
-    HASHLAB_CUDA_CHECK(cudaStreamSynchronize(stream));
-  }
-  return out;
-}
-
 int max_attempts_option(const RunOptions& o) {
   const std::string& text = o.option("cuckoo-max-attempts");
   std::size_t used = 0;
@@ -291,7 +280,7 @@ void run_fig4_5(PointContext& ctx) {
     ctx.report_value("build_plus_retrieve_time", build.median_ms + find.median_ms, "ms");
     ctx.report_value("bytes_per_key", static_cast<double>(table.bytes()) / static_cast<double>(pt.n), "B");
     unique = table.unique_keys();
-    compacted = host_copy(table.keys(), unique, ctx.stream());
+    compacted = copy_to_host(table.keys(), unique, ctx.stream());
   };
   if (pt.variant == "sorted_compacting") {
     SortedCompacting table;
@@ -325,7 +314,7 @@ void run_fig4_6(PointContext& ctx) {
     ctx.report_value("build_plus_retrieve_time", build.median_ms + find.median_ms, "ms");
     ctx.report_value("bytes_per_pair", static_cast<double>(table.bytes()) / static_cast<double>(pt.n), "B");
     unique = table.unique_keys();
-    sorted_values = host_copy(table.sorted_values(), pt.n, ctx.stream());
+    sorted_values = copy_to_host(table.sorted_values(), pt.n, ctx.stream());
   };
   if (pt.variant == "sorted_multivalue") {
     SortedMultivalue table;

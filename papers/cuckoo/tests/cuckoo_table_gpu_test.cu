@@ -5,10 +5,10 @@
 #include <set>
 
 #include "hashlab/common/generator.hpp"
+#include "hashlab/common/memory.hpp"
 #include "hashlab/cuckoo/cuckoo_table.hpp"
 #include "hashlab/reference/lookup.hpp"
 #include "hashlab/testing/gpu_test.hpp"
-#include "host_copy.hpp"
 
 namespace hashlab::cuckoo {
 namespace {
@@ -113,7 +113,7 @@ TEST_F(CuckooTable, StoresEntriesAsKeyHighValueLowAndEmptyAsAllOnesKeyZeroValue)
   auto dk = to_device(keys, stream);
   auto dv = to_device(values, stream);
   table.build(dk.data(), dv.data(), 1, stream);
-  const auto slots = test_support::host_copy(table.slots(), table.table_size(), stream);
+  const auto slots = copy_to_host(table.slots(), table.table_size(), stream);
   EXPECT_EQ(std::count(slots.begin(), slots.end(), (std::uint64_t{5} << 32) | 9u), 1);
   EXPECT_EQ(std::count(slots.begin(), slots.end(), std::uint64_t{0xffffffffu} << 32), static_cast<long>(slots.size()) - 1);
 }
@@ -237,7 +237,7 @@ TEST_F(CuckooTable, DuplicateKeysKeepEveryCopyAndFindReturnsOneOfTheirValues) {
   EXPECT_TRUE(got[0] == 1 || got[0] == 3) << got[0];
   EXPECT_EQ(got[1], 2u);
   EXPECT_EQ(got[2], 4u);
-  const auto slots = test_support::host_copy(table.slots(), table.table_size(), stream);
+  const auto slots = copy_to_host(table.slots(), table.table_size(), stream);
   EXPECT_EQ(std::count_if(slots.begin(), slots.end(), [](std::uint64_t e) { return get_key(e) == 7; }), 2);
 }
 

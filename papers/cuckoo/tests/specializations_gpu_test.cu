@@ -6,11 +6,11 @@
 #include <map>
 
 #include "hashlab/common/generator.hpp"
+#include "hashlab/common/memory.hpp"
 #include "hashlab/cuckoo/multivalue.hpp"
 #include "hashlab/cuckoo/set.hpp"
 #include "hashlab/reference/lookup.hpp"
 #include "hashlab/testing/gpu_test.hpp"
-#include "host_copy.hpp"
 
 namespace hashlab::cuckoo {
 namespace {
@@ -55,7 +55,7 @@ TEST_P(Specializations, SetHoldsEachDistinctKeyOnceAndNothingElse) {
   auto dk = to_device(in.keys, stream);
   set.build(dk.data(), in.keys.size(), stream);
   // The cleanup left exactly one copy of every distinct key.
-  auto slots = test_support::host_copy(set.slots(), set.table_size(), stream);
+  auto slots = copy_to_host(set.slots(), set.table_size(), stream);
   slots.erase(std::remove(slots.begin(), slots.end(), kEmptyKey), slots.end());
   std::sort(slots.begin(), slots.end());
   EXPECT_EQ(slots, reference::distinct_keys(in.keys));
@@ -82,7 +82,7 @@ void check_compacting(Table& table, const Input& in, cudaStream_t stream) {
   ids.fill_bytes(0, stream);
   table.find(dq.data(), queries.size(), ids.data(), stream);
   const auto got = ids.to_host(stream);
-  const auto compacted = test_support::host_copy(table.keys(), table.unique_keys(), stream);
+  const auto compacted = copy_to_host(table.keys(), table.unique_keys(), stream);
   auto sorted = compacted;
   std::sort(sorted.begin(), sorted.end());
   EXPECT_EQ(sorted, distinct) << "the compacted list holds each distinct key once";
@@ -121,7 +121,7 @@ void check_multivalue(Table& table, const Input& in, cudaStream_t stream) {
   out.fill_bytes(0, stream);
   table.find(dq.data(), queries.size(), out.data(), stream);
   const auto info = out.to_host(stream);
-  const auto sorted_values = test_support::host_copy(table.sorted_values(), in.keys.size(), stream);
+  const auto sorted_values = copy_to_host(table.sorted_values(), in.keys.size(), stream);
   std::map<std::uint32_t, bool> checked;
   for (std::size_t i = 0; i < in.keys.size(); ++i) {
     ASSERT_EQ(info[i].count, expected.count(in.keys[i])) << "key " << in.keys[i];
@@ -187,7 +187,7 @@ TEST_F(SpecializationErrors, SetOfManyCopiesOfOneKeyBuilds) {
   auto dk = to_device(keys, stream);
   CuckooSet set;
   set.build(dk.data(), keys.size(), stream);
-  auto slots = test_support::host_copy(set.slots(), set.table_size(), stream);
+  auto slots = copy_to_host(set.slots(), set.table_size(), stream);
   EXPECT_EQ(std::count(slots.begin(), slots.end(), 99u), 1);
 }
 

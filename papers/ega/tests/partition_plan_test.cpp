@@ -82,7 +82,9 @@ void expect_valid_merge(const std::vector<std::uint64_t>& sizes, std::uint64_t k
       ++seen[i];
       total += sizes[i];
     }
-    if (group.size() > 1) EXPECT_LE(total, k) << "a merged partition exceeds k";
+    if (group.size() > 1) {
+      EXPECT_LE(total, k) << "a merged partition exceeds k";
+    }
   }
   for (std::size_t i = 0; i < sizes.size(); ++i) EXPECT_EQ(seen[i], 1) << "partition " << i;
 }
@@ -127,7 +129,9 @@ TEST(GreedyMerge, Theorem2AtMostTwiceTheOptimumOnRandomInstances) {
     for (const auto& g : merged) totals.push_back(std::accumulate(g.begin(), g.end(), std::uint64_t{0},
                                                                   [&](std::uint64_t a, std::size_t i) { return a + sizes[i]; }));
     std::sort(totals.begin(), totals.end());
-    if (totals.size() >= 2) EXPECT_GT(totals[0] + totals[1], k);
+    if (totals.size() >= 2) {
+      EXPECT_GT(totals[0] + totals[1], k);
+    }
   }
 }
 

@@ -81,15 +81,7 @@ class DeviceBuffer {
   }
 
   /// Copies the first `n` elements (default: all) to a host vector; synchronises `stream`.
-  std::vector<T> to_host(cudaStream_t stream, std::size_t n = static_cast<std::size_t>(-1)) const {
-    if (n > size_) n = size_;
-    std::vector<T> out(n);
-    if (n > 0) {
-      HASHLAB_CUDA_CHECK(cudaMemcpyAsync(out.data(), data_, n * sizeof(T), cudaMemcpyDeviceToHost, stream));
-      HASHLAB_CUDA_CHECK(cudaStreamSynchronize(stream));
-    }
-    return out;
-  }
+  std::vector<T> to_host(cudaStream_t stream, std::size_t n = static_cast<std::size_t>(-1)) const;
 
  private:
   void release() noexcept {
@@ -115,6 +107,23 @@ DeviceBuffer<T> to_device(const std::vector<T>& host, cudaStream_t stream) {
   DeviceBuffer<T> buffer(host.size(), stream);
   buffer.copy_from_host(host.data(), host.size(), stream);
   return buffer;
+}
+
+/// Copies `n` elements of device memory to a host vector in the order of `stream` (a plain
+/// cudaMemcpy would not wait for the stream's work); synchronises `stream`.
+template <class T>
+std::vector<T> copy_to_host(const T* device_ptr, std::size_t n, cudaStream_t stream) {
+  std::vector<T> out(n);
+  if (n > 0) {
+    HASHLAB_CUDA_CHECK(cudaMemcpyAsync(out.data(), device_ptr, n * sizeof(T), cudaMemcpyDeviceToHost, stream));
+    HASHLAB_CUDA_CHECK(cudaStreamSynchronize(stream));
+  }
+  return out;
+}
+
+template <class T>
+std::vector<T> DeviceBuffer<T>::to_host(cudaStream_t stream, std::size_t n) const {
+  return copy_to_host(data_, n < size_ ? n : size_, stream);
 }
 
 /// Reads one element of device memory (synchronises `stream`).
