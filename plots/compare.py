@@ -126,18 +126,7 @@ def _largest_n(rows):
 
 
 def _value(rows, metric, variant, param_name=None, param=None, n=None):
-    """The median of one verified point, or None."""
-    for r in hs.verified(rows):
-        if r["metric"] != metric or r["variant"] != variant:
-            continue
-        if param_name is not None and r.get("param_name") != param_name:
-            continue
-        if param is not None and (r["param_value"] is None or not math.isclose(r["param_value"], param)):
-            continue
-        if n is not None and r["n"] != n:
-            continue
-        return r["median"]
-    return None
+    return hs.median_of(rows, metric, variant, n=n, param=param, param_name=param_name)
 
 
 def _params(rows, param_name, n=None):

@@ -34,13 +34,7 @@ def _limits_model(results_dir):
     return None
 
 
-def _at(rows, metric, variant, n=None, param=None):
-    """The median of one verified row, or None."""
-    for r in hs.verified(rows):
-        if r["metric"] == metric and r["variant"] == variant and (n is None or r["n"] == n) and \
-                (param is None or abs((r["param_value"] or 0) - param) < 1e-9):
-            return r["median"]
-    return None
+_at = hs.median_of
 
 
 def _max_n(rows):

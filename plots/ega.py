@@ -14,16 +14,7 @@ MP_VS_CPU = (6.45, 29.12)   # MP-EGA over CPU group-by, data beyond GPU memory
 ISSUE_MP_BAR = 10.0         # issue 6: MP-EGA at a budget of 1/8 of the data, >= 10x the CPU baseline
 
 
-def _median(rows, metric, variant, n=None, param=None):
-    for r in hs.verified(rows):
-        if r["metric"] != metric or r["variant"] != variant:
-            continue
-        if n is not None and r["n"] != n:
-            continue
-        if param is not None and r["param_value"] != param:
-            continue
-        return r["median"]
-    return None
+_median = hs.median_of
 
 
 def _params(rows, metric="groupby_time"):

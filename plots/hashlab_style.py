@@ -6,6 +6,7 @@ CSVs. Where the paper states numbers, scripts draw them as reference markers.
 """
 import csv
 import json
+import math
 import os
 
 import matplotlib
@@ -156,3 +157,19 @@ def script_main(doc, plot, claims=None):
         print(path)
     for c in (claims(args.results) if claims else []):
         print(f"{c['verdict']}: {c['claim']} (paper: {c['paper']}; measured: {c['measured']})")
+
+
+def median_of(rows, metric, variant=None, n=None, param=None, param_name=None):
+    """The median of the first verified row with this metric (and variant, size, parameter value
+    and name where given), or None."""
+    for r in verified(rows):
+        if r["metric"] != metric or (variant is not None and r["variant"] != variant):
+            continue
+        if n is not None and r["n"] != n:
+            continue
+        if param_name is not None and r.get("param_name") != param_name:
+            continue
+        if param is not None and (r["param_value"] is None or not math.isclose(r["param_value"], param, abs_tol=1e-9)):
+            continue
+        return r["median"]
+    return None

@@ -45,11 +45,7 @@ def label(v):
 
 
 def metric_value(rows, variant, metric, n=None, param=None):
-    for r in hs.verified(rows):
-        if r["variant"] == variant and r["metric"] == metric and (n is None or r["n"] == n) and (
-                param is None or r["param_value"] == param):
-            return r["median"]
-    return None
+    return hs.median_of(rows, metric, variant, n=n, param=param)
 
 
 def kernels_of(rows, variant, n=None):

@@ -27,17 +27,7 @@ def label(v):
     return VARIANT_LABELS.get(v, v.replace("hash_", "hash, table ").replace("x", "x keys") if v.startswith("hash_") else v)
 
 
-def value(rows, metric, variant=None, n=None, param=None):
-    """The median of one verified row, or None."""
-    for r in hs.verified(rows):
-        if r["metric"] != metric or (variant is not None and r["variant"] != variant):
-            continue
-        if n is not None and r["n"] != n:
-            continue
-        if param is not None and r["param_value"] != param:
-            continue
-        return r["median"]
-    return None
+value = hs.median_of  # the median of one verified row, or None
 
 
 def params(rows):
