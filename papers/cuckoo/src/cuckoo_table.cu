@@ -97,24 +97,31 @@ void CuckooHashTable::build(const std::uint32_t* keys, const std::uint32_t* valu
   }
   auto* table = reinterpret_cast<unsigned long long*>(slots_.data());
   const unsigned blocks = static_cast<unsigned>(div_up<std::size_t>(n, static_cast<std::size_t>(config_.block_size)));
-  stats_.attempts = detail::build_with_restarts(
-      "CuckooHashTable::build", n, stats_.table_size, stats_.max_iterations, config_, rng_, functions_,
-      status_.data(), stream, [&](const HashFunctions& f) {
-        detail::fill_empty(slots_.data(), slots_.size(), stream);
-        status_.fill_bytes(0, stream);
-        if (config_.count_evictions) counters_.fill_bytes(0, stream);
-        detail::dispatch(f.kind, f.count, [&](auto kind_c, auto count_c) {
-          constexpr HashKind H = decltype(kind_c)::value;
-          constexpr int K = decltype(count_c)::value;
-          if (config_.count_evictions)
-            cuckoo_insert<H, K, true><<<blocks, config_.block_size, 0, stream>>>(
-                keys, values, n, table, f, stats_.max_iterations, status_.data(), counters_.data());
-          else
-            cuckoo_insert<H, K, false><<<blocks, config_.block_size, 0, stream>>>(
-                keys, values, n, table, f, stats_.max_iterations, status_.data(), counters_.data());
-          HASHLAB_CHECK_LAUNCH();
+  // A failed build leaves no table behind, so that find() refuses instead of answering from the
+  // failed attempt's slots.
+  try {
+    stats_.attempts = detail::build_with_restarts(
+        "CuckooHashTable::build", n, stats_.table_size, stats_.max_iterations, config_, rng_, functions_,
+        status_.data(), stream, [&](const HashFunctions& f) {
+          detail::fill_empty(slots_.data(), slots_.size(), stream);
+          status_.fill_bytes(0, stream);
+          if (config_.count_evictions) counters_.fill_bytes(0, stream);
+          detail::dispatch(f.kind, f.count, [&](auto kind_c, auto count_c) {
+            constexpr HashKind H = decltype(kind_c)::value;
+            constexpr int K = decltype(count_c)::value;
+            if (config_.count_evictions)
+              cuckoo_insert<H, K, true><<<blocks, config_.block_size, 0, stream>>>(
+                  keys, values, n, table, f, stats_.max_iterations, status_.data(), counters_.data());
+            else
+              cuckoo_insert<H, K, false><<<blocks, config_.block_size, 0, stream>>>(
+                  keys, values, n, table, f, stats_.max_iterations, status_.data(), counters_.data());
+            HASHLAB_CHECK_LAUNCH();
+          });
         });
-      });
+  } catch (...) {
+    slots_ = DeviceBuffer<std::uint64_t>();
+    throw;
+  }
   if (config_.count_evictions) {
     const auto counters = counters_.to_host(stream);
     stats_.exchanges = counters[0];
@@ -125,7 +132,7 @@ void CuckooHashTable::build(const std::uint32_t* keys, const std::uint32_t* valu
 void CuckooHashTable::find(const std::uint32_t* queries, std::size_t n, std::uint32_t* values_out,
                            cudaStream_t stream) const {
   if (n == 0) return;
-  if (slots_.empty()) throw std::logic_error("CuckooHashTable::find before build");
+  if (slots_.empty()) throw std::logic_error("CuckooHashTable::find before a successful build");
   detail::retrieve(slots_.data(), functions_, queries, n, values_out, stream);
 }
 

@@ -116,8 +116,13 @@ void CuckooSet::build_with_flags(const std::uint32_t* keys, std::size_t n, std::
       HASHLAB_CHECK_LAUNCH();
     });
   };
-  stats_.attempts = detail::build_with_restarts("CuckooSet::build", n, stats_.table_size, stats_.max_iterations,
-                                                config_, rng_, functions_, status_.data(), stream, attempt);
+  try {
+    stats_.attempts = detail::build_with_restarts("CuckooSet::build", n, stats_.table_size, stats_.max_iterations,
+                                                  config_, rng_, functions_, status_.data(), stream, attempt);
+  } catch (...) {
+    slots_ = DeviceBuffer<std::uint32_t>();  // a failed build leaves no set: contains() refuses
+    throw;
+  }
   detail::dispatch(functions_.kind, functions_.count, [&](auto kind_c, auto count_c) {
     set_cleanup<decltype(kind_c)::value, decltype(count_c)::value>
         <<<grid_for(stats_.table_size), kDefaultBlock, 0, stream>>>(slots_.data(), functions_, first_copy);
@@ -127,7 +132,7 @@ void CuckooSet::build_with_flags(const std::uint32_t* keys, std::size_t n, std::
 
 void CuckooSet::contains(const std::uint32_t* queries, std::size_t n, std::uint8_t* out, cudaStream_t stream) const {
   if (n == 0) return;
-  if (slots_.empty()) throw std::logic_error("CuckooSet::contains before build");
+  if (slots_.empty()) throw std::logic_error("CuckooSet::contains before a successful build");
   detail::dispatch(functions_.kind, functions_.count, [&](auto kind_c, auto count_c) {
     set_contains<decltype(kind_c)::value, decltype(count_c)::value>
         <<<grid_for(n), kDefaultBlock, 0, stream>>>(slots_.data(), functions_, queries, n, out);
@@ -141,7 +146,12 @@ void CompactingHashTable::build(const std::uint32_t* keys, std::size_t n, cudaSt
   if (slots_.size() != size) slots_ = DeviceBuffer<std::uint64_t>(size, stream);
   if (count_.empty()) count_ = DeviceBuffer<std::uint64_t>(1, stream);
   // The set's construction; its cleanup marks the first copy of each key with 1.
-  set_.build_with_flags(keys, n, ids_.data(), stream);
+  try {
+    set_.build_with_flags(keys, n, ids_.data(), stream);
+  } catch (...) {
+    slots_ = DeviceBuffer<std::uint64_t>();  // a failed build leaves no table: find() refuses
+    throw;
+  }
   // Section 4.4: "a prefix sum is then performed over the values", giving IDs 0..n-1.
   prim::sum(ids_.data(), size, count_.data(), stream);
   prim::exclusive_scan(ids_.data(), ids_.data(), size, stream);
@@ -154,7 +164,7 @@ void CompactingHashTable::build(const std::uint32_t* keys, std::size_t n, cudaSt
 void CompactingHashTable::find(const std::uint32_t* queries, std::size_t n, std::uint32_t* ids_out,
                                cudaStream_t stream) const {
   if (n == 0) return;
-  if (slots_.empty()) throw std::logic_error("CompactingHashTable::find before build");
+  if (slots_.empty()) throw std::logic_error("CompactingHashTable::find before a successful build");
   detail::retrieve(slots_.data(), set_.hash_functions(), queries, n, ids_out, stream);
 }
 

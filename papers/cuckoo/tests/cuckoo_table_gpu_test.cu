@@ -167,6 +167,9 @@ TEST_F(CuckooTable, RestartsThenFailsCleanlyWhenTheTableCannotBeBuilt) {
     EXPECT_NE(what.find("2 hash functions"), std::string::npos) << what;
     EXPECT_NE(what.find("3 attempts"), std::string::npos) << what;
   }
+  // The failed table answers no queries (it would drop keys).
+  DeviceBuffer<std::uint32_t> found(p.keys.size(), stream);
+  EXPECT_THROW(table.find(dk.data(), p.keys.size(), found.data(), stream), std::logic_error);
   // The table is usable again afterwards with workable parameters.
   CuckooHashTable ok;
   ok.build(dk.data(), dv.data(), p.keys.size(), stream);

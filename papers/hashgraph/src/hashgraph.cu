@@ -65,6 +65,7 @@ HashGraph::HashGraph(std::uint64_t capacity, std::uint32_t range, BuildOptions o
   if (options.version == Version::kV2) validate_bins(options.bins);
   refuse_tables_beyond_the_device(capacity, range, options.version);
   offsets_ = DeviceBuffer<std::uint32_t>(std::size_t{range} + 1, stream);
+  offsets_.fill_bytes(0, stream);  // every list empty until build(): a probe before it finds nothing
   entries_ = DeviceBuffer<Entry>(capacity, stream);
   if (options.version == Version::kV1) {
     hashes_ = DeviceBuffer<std::uint32_t>(capacity, stream);

@@ -2,11 +2,13 @@
 // (Alg. 3) builds a HashGraph over the queries and intersects the lists vertex by vertex.
 #include <cub/block/block_reduce.cuh>
 
+#include <limits>
 #include <stdexcept>
 #include <string>
 
 #include "hashlab/common/cuda_check.hpp"
 #include "hashlab/common/launch.cuh"
+#include "hashlab/common/memory.hpp"
 #include "hashlab/common/primitives.hpp"
 #include "hashlab/hashgraph/probe.hpp"
 
@@ -142,6 +144,10 @@ DeviceBuffer<reference::JoinPair> Prober::join(const std::uint32_t* queries, std
   HASHLAB_CHECK_LAUNCH();
   prim::exclusive_scan(counts, counts, m + 1, stream);
   const std::uint64_t total = read_device_value(counts + m, stream);
+  // Skewed joins can ask for more pairs than any memory holds (one key n times on both sides
+  // gives n^2): refuse before the byte count wraps.
+  if (total > std::numeric_limits<std::size_t>::max() / sizeof(reference::JoinPair))
+    throw OutOfDeviceMemory("HashGraph join: " + std::to_string(total) + " matching pairs cannot be materialised");
   DeviceBuffer<reference::JoinPair> pairs(total, stream);
   if (total == 0) return pairs;
   if (method_ == ProbeMethod::kStandard)

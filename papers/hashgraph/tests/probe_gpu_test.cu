@@ -100,6 +100,19 @@ TEST_F(HashGraphProbeCases, OneKeyRepeatedOnBothSidesGivesTheFullProduct) {
   }
 }
 
+TEST_F(HashGraphProbeCases, ATableNeverBuiltFindsNothing) {
+  HashGraph table(1000, 64, {}, stream);  // constructed, never built
+  const std::vector<std::uint32_t> queries = {1, 2, 3, 64, 1000};
+  auto d_queries = to_device(queries, stream);
+  DeviceBuffer<std::uint64_t> count(1, stream);
+  for (const auto method : {ProbeMethod::kStandard, ProbeMethod::kNew}) {
+    Prober prober(table, method, queries.size(), stream);
+    prober.count(d_queries.data(), queries.size(), count.data(), stream);
+    EXPECT_EQ(read_device_value(count.data(), stream), 0u) << to_string(method);
+    EXPECT_EQ(prober.join(d_queries.data(), queries.size(), stream).size(), 0u) << to_string(method);
+  }
+}
+
 TEST_F(HashGraphProbeCases, RefusesMoreQueriesThanItWasMadeFor) {
   HashGraph table(4, 4, {}, stream);
   Prober prober(table, ProbeMethod::kNew, 2, stream);

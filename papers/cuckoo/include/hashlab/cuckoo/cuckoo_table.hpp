@@ -56,6 +56,8 @@ class BuildFailure : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// Device memory is allocated stream-ordered on the first build's stream: use one stream per
+/// table (or order the streams yourself) for builds, finds and destruction.
 class CuckooHashTable {
  public:
   CuckooHashTable() : CuckooHashTable(CuckooConfig{}) {}

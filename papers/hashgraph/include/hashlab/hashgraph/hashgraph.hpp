@@ -63,6 +63,8 @@ struct HostGraph {
   std::vector<Entry> entries;          // offsets[range]
 };
 
+/// Device memory is allocated stream-ordered on the constructor's stream: use one stream per
+/// table (or order the streams yourself) for build, probes and destruction.
 class HashGraph {
  public:
   /// Room for up to `capacity` keys hashed into `range` vertices; allocates the table and every
