@@ -70,6 +70,7 @@ JoinOutput HashJoin::join(const std::uint32_t* s_keys, std::size_t n, cudaStream
   HASHLAB_CHECK_LAUNCH();
   prim::exclusive_scan(offsets.data(), offsets.data(), n + 1, stream);
   out.size = read_device_value(offsets.data() + n, stream);
+  table_->check(stream);  // R's key 0xffffffff was not stored: refuse rather than drop its rows
   out.r_index = DeviceBuffer<std::uint32_t>(out.size, stream);
   out.s_index = DeviceBuffer<std::uint32_t>(out.size, stream);
   if (out.size > 0) {

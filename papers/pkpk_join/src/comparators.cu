@@ -2,6 +2,8 @@
 // with the report's element layout (bare keys, values from key-indexed maps), and the GPU hash
 // join of common/ (the report's Crystal stand-in), all producing the same rows.
 #include <cub/device/device_radix_sort.cuh>
+
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -75,6 +77,16 @@ __global__ void write_hmap_rows(const std::uint32_t* sorted, std::size_t n, cons
   }
 }
 
+// Keys are unique in each table, so a Pk-Pk join gives at most min(|R|, |S|) rows; more means a
+// key repeats within a table (which these two joins cannot see directly).
+void refuse_more_rows_than_a_pk_join_gives(const char* join, std::uint64_t rows, const TableView& r,
+                                          const TableView& s) {
+  if (rows > std::min(r.rows, s.rows))
+    throw std::invalid_argument(std::string(join) + ": " + std::to_string(rows) + " rows from |R| = " +
+                                std::to_string(r.rows) + " and |S| = " + std::to_string(s.rows) +
+                                ": a key repeats within a table (the Pk-Pk join needs unique keys)");
+}
+
 }  // namespace
 
 JoinedRows hmap_sort_join(const TableView& r, const TableView& s, std::uint64_t key_domain, cudaStream_t stream,
@@ -127,6 +139,7 @@ JoinedRows hmap_sort_join(const TableView& r, const TableView& s, std::uint64_t 
                                 ") of the maps hmap1 / hmap2");
   JoinedRows out;
   out.size = read_device_value(position.data() + n, stream);
+  refuse_more_rows_than_a_pk_join_gives("hmap_sort_join", out.size, r, s);
   out.key = DeviceBuffer<std::uint32_t>(out.size, stream);
   out.value1 = DeviceBuffer<std::uint32_t>(out.size, stream);
   out.value2 = DeviceBuffer<std::uint32_t>(out.size, stream);
@@ -172,6 +185,7 @@ JoinedRows hash_join(const TableView& r, const TableView& s, cudaStream_t stream
   profiler.run("build", stream, [&] { join.build(r.keys, r.rows, stream); });
   baseline::JoinOutput pairs;
   profiler.run("probe", stream, [&] { pairs = join.join(s.keys, s.rows, stream); });
+  refuse_more_rows_than_a_pk_join_gives("hash_join", pairs.size, r, s);
   JoinedRows out;
   out.size = pairs.size;
   out.key = DeviceBuffer<std::uint32_t>(pairs.size, stream);

@@ -160,16 +160,17 @@ JoinedRows sort_join(const TableView& r, const TableView& s, cudaStream_t stream
 /// key-indexed maps hmap1 / hmap2 (the report's JoinKernel) of `key_domain` entries each
 /// (4 x key_domain bytes per table, built on the device inside the join). Beside sort_join it
 /// measures what carrying (key, table, row) through the sort costs or saves. Keys must lie in
-/// [0, key_domain), key_domain <= 2^32 (std::invalid_argument otherwise). Like hash_join it does
-/// not detect repeated keys (bare keys do not say their table): such input gives wrong rows,
-/// never a write past the output, which is sized exactly after one synchronisation.
+/// [0, key_domain), key_domain <= 2^32 (std::invalid_argument otherwise). Bare keys do not say
+/// their table, so a repeated key is caught only when the rows exceed min(|R|, |S|)
+/// (std::invalid_argument); otherwise it gives wrong rows, never a write past the output, which
+/// is sized exactly after one synchronisation.
 JoinedRows hmap_sort_join(const TableView& r, const TableView& s, std::uint64_t key_domain, cudaStream_t stream,
                           std::vector<KernelTime>* profile = nullptr);
 
 /// GPU hash join (common's linear-probing HashJoin, the Crystal stand-in): build on R, probe
-/// with S, then gather (key, value1, value2). Rows are in probe order, not sorted. Keys must
-/// not be 0xffffffff (the table's empty sentinel): std::invalid_argument is not raised for
-/// that here; the generator never draws it.
+/// with S, then gather (key, value1, value2). Rows are in probe order, not sorted. R's key
+/// 0xffffffff (the table's empty sentinel) raises std::invalid_argument; more rows than
+/// min(|R|, |S|) (a key repeated within a table) raise std::invalid_argument too.
 JoinedRows hash_join(const TableView& r, const TableView& s, cudaStream_t stream,
                      std::vector<KernelTime>* profile = nullptr);
 
