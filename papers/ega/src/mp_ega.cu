@@ -254,8 +254,12 @@ const HostGroups& MpEga::run(const std::uint32_t* keys, const std::uint32_t* val
   const std::uint64_t groups = config_.groups_estimate > 0 ? config_.groups_estimate : n;
   const auto k = std::max<std::uint64_t>(2, static_cast<std::uint64_t>(config_.alpha_max * tile_rows_));
   partitions_ = config_.fixed_partitions > 0 ? config_.fixed_partitions
-                                             : std::min<std::uint64_t>(theorem1_partitions(groups, k, config_.failure_probability),
-                                                                       kMaxPartitions);
+                                             : theorem1_partitions(groups, k, config_.failure_probability);
+  if (partitions_ > kMaxPartitions)
+    throw std::invalid_argument("MP-EGA: Theorem 1 asks for " + std::to_string(partitions_) + " partitions (" +
+                                std::to_string(groups) + " groups, at most " + std::to_string(k) +
+                                " per partition) but the partitioning kernels hold at most " +
+                                std::to_string(kMaxPartitions) + ": give a larger GPU memory budget");
   stats_.partitions = partitions_;
 
   auto t0 = std::chrono::steady_clock::now();
@@ -269,6 +273,11 @@ const HostGroups& MpEga::run(const std::uint32_t* keys, const std::uint32_t* val
 }
 
 // ---- partition-generating phase (Algorithm 2) ------------------------------------------------
+
+void MpEga::drain_streams() noexcept {
+  for (auto& c : contexts_)
+    if (cudaStreamSynchronize(c->stream.get()) != cudaSuccess) (void)cudaGetLastError();
+}
 
 void MpEga::generate(const std::uint32_t* keys, const std::uint32_t* values, std::size_t n, Aggregation op) {
   const std::size_t L = tile_rows_;
@@ -353,7 +362,10 @@ void MpEga::generate(const std::uint32_t* keys, const std::uint32_t* values, std
   for (auto& ctx : contexts_) threads.emplace_back(guarded([&, c = ctx.get()] { gpu_worker(*c); }));
   if (config_.cpu_tile_threads > 0) threads.emplace_back(guarded(cpu_worker));
   for (auto& th : threads) th.join();
-  if (error) std::rethrow_exception(error);
+  if (error) {
+    drain_streams();
+    std::rethrow_exception(error);
+  }
   stats_.gpu_tiles = gpu_tiles;
   stats_.cpu_tiles = cpu_tiles;
 }
@@ -572,7 +584,10 @@ void MpEga::process(Aggregation op, std::chrono::steady_clock::time_point merge_
   const auto process_end = std::chrono::steady_clock::now();
   stats_.merge_ms = std::chrono::duration<double, std::milli>(merge_end - merge_start).count();
   stats_.process_ms = std::chrono::duration<double, std::milli>(process_end - std::max(merge_end, merge_start)).count();
-  if (error) std::rethrow_exception(error);
+  if (error) {
+    drain_streams();
+    std::rethrow_exception(error);
+  }
   stats_.oversize_partitions = oversize;
   stats_.feedback_rounds = rounds;
   stats_.cpu_rows = cpu_rows;

@@ -1,6 +1,6 @@
 // Section 3: the table's initialisation and the fillTable kernel.
-#include <cfloat>
 #include <climits>
+#include <limits>
 
 #include "hashlab/common/cuda_check.hpp"
 #include "hashlab/common/launch.cuh"
@@ -20,8 +20,8 @@ struct Identity<std::int32_t> {
 };
 template <>
 struct Identity<double> {
-  static constexpr double kMin = DBL_MAX;
-  static constexpr double kMax = -DBL_MAX;
+  static constexpr double kMin = std::numeric_limits<double>::infinity();  // a group of +inf keeps +inf
+  static constexpr double kMax = -std::numeric_limits<double>::infinity();
 };
 
 __device__ __forceinline__ void atomic_add(long long* addr, long long x) {

@@ -84,6 +84,14 @@ void validate(const GroupByInput<V>& in, const std::vector<Aggregation>& ops, co
 RelaunchFlag::RelaunchFlag() {
   // One int in unified memory (section 3): the kernel sets it, the host reads it after the
   // launch without a copy.
+  // The host reads it right after a stream synchronisation while other streams may run, which
+  // managed memory allows only on devices with concurrent managed access (Linux, Pascal and newer).
+  int device = 0, concurrent = 0;
+  HASHLAB_CUDA_CHECK(cudaGetDevice(&device));
+  HASHLAB_CUDA_CHECK(cudaDeviceGetAttribute(&concurrent, cudaDevAttrConcurrentManagedAccess, device));
+  if (!concurrent)
+    throw std::runtime_error("rapids group-by: the relaunch flag lives in managed memory, and this device does not "
+                             "support concurrent managed access (cudaDevAttrConcurrentManagedAccess)");
   HASHLAB_CUDA_CHECK(cudaMallocManaged(&flag_, sizeof(int), cudaMemAttachGlobal));
   *flag_ = 0;
 }
@@ -126,6 +134,9 @@ DeviceGroups HashGroupBy::aggregate(const GroupByInput<V>& in, const std::vector
       size = table_size_for(stats_.predicted_cardinality, opt.table_factor);
       break;
   }
+  // 32-bit row indices cap the table at 2^32 - 1 slots, which at the relaunch load still holds
+  // more groups than the 2^31 - 1 rows allowed: a larger prediction is clamped, not refused.
+  size = std::min<std::uint64_t>(size, kMaxTableSize);
   stats_.initial_table_size = size;
   clock.mark(1, stream);
 
@@ -146,7 +157,11 @@ DeviceGroups HashGroupBy::aggregate(const GroupByInput<V>& in, const std::vector
     HASHLAB_CUDA_CHECK(cudaStreamSynchronize(stream));
     if (*relaunch_.get() != 0) {  // abandon the partial table, grow, launch again
       ++stats_.relaunches;
-      size = grown(size);
+      if (size == kMaxTableSize)
+        throw std::runtime_error("rapids group-by: the largest table (2^32 - 1 slots) filled to " +
+                                 std::to_string(opt.relaunch_load) + " after " + std::to_string(stats_.relaunches) +
+                                 " relaunches");
+      size = std::min<std::uint64_t>(grown(size), kMaxTableSize);
       continue;
     }
     stats_.table_size = size;

@@ -105,6 +105,9 @@ class MpEga {
   void merge(Aggregation op);
   void process(Aggregation op, std::chrono::steady_clock::time_point merge_start);
   void copy_merged_partition(std::size_t m);
+  /// After a worker failed: waits for every stream's pending copies into the shared pinned
+  /// buffers before the error leaves run() (errors from the streams themselves are dropped).
+  void drain_streams() noexcept;
 
   MpEgaConfig config_;
   std::size_t max_rows_ = 0;

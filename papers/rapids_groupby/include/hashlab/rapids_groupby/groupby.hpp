@@ -14,7 +14,7 @@
 //
 // Value types: V = int32_t (the report's integers) accumulates in int64 (sums exact; min and
 // max start at INT32_MAX / INT32_MIN, the value type's max and lowest), V = double in double
-// (min / max start at DBL_MAX / -DBL_MAX; NaN values are not supported). Means are double.
+// (min / max start at +inf / -inf; NaN values are not supported). Means are double.
 #pragma once
 
 #include <cuda_runtime_api.h>
