@@ -323,9 +323,7 @@ const harness::Registrar registrar([](harness::Registry& r) {
       "join (rows carried, and the report's bare keys + hmap1/hmap2) and the hash join";
   profile.variants = kProfileVariants;
   profile.plan = [v = profile.variants](const RunOptions& o) {
-    std::vector<Point> points;
-    for (const auto& variant : v) points.push_back({variant, o.pick_size(kReportRows, kReportRows), "", 0});
-    return points;
+    return sweep(v, {o.pick_size(kReportRows, kReportRows)});
   };
   profile.run = [](PointContext& ctx) {
     const std::uint64_t n = ctx.point().n;
