@@ -20,7 +20,15 @@ fi
 command -v cmake >/dev/null 2>&1 || missing_pkgs+=(cmake)
 command -v g++ >/dev/null 2>&1 || missing_pkgs+=(g++)
 
-have_header() { [ -e "/usr/include/$1" ] || [ -e "/usr/local/include/$1" ]; }
+# A library installed under a prefix named in CMAKE_PREFIX_PATH (colon-separated, as CMake reads
+# it) counts too: CMake finds it there.
+have_header() {
+  local prefix
+  [ -e "/usr/include/$1" ] || [ -e "/usr/local/include/$1" ] && return 0
+  IFS=: read -ra prefixes <<< "${CMAKE_PREFIX_PATH:-}"
+  for prefix in "${prefixes[@]}"; do [ -n "$prefix" ] && [ -e "$prefix/include/$1" ] && return 0; done
+  return 1
+}
 have_header boost/program_options.hpp || missing_pkgs+=(libboost-program-options-dev)
 have_header benchmark/benchmark.h || missing_pkgs+=(libbenchmark-dev)
 have_header gtest/gtest.h || missing_pkgs+=(libgtest-dev)
