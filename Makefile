@@ -10,11 +10,13 @@
 #   make clean              remove build/
 #
 # Variables: CUDA_ARCH (default: the present GPU's compute capability, else 90), BUILD_DIR,
-# JOBS, FULL=1, OUT (results directory, default results).
+# JOBS, FULL=1, OUT (results directory, default results; set it on make's command line:
+# `make reproduce-all OUT=dir`. An OUT in the environment is ignored, because the name is
+# common enough that a shell or a job runner may have set it for something else).
 
 BUILD_DIR ?= build
 JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
-OUT       ?= results
+OUT       := results
 PYTHON    ?= python3
 # The present GPU's architecture (e.g. 90 for an H100), else Hopper: one architecture per build.
 CUDA_ARCH ?= $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n1 | tr -d ' .' | grep -E '^[0-9]+$$' || echo 90)
