@@ -36,16 +36,20 @@ def module_claims(module, results_dir):
     return mod.claims(results_dir) if hasattr(mod, "claims") else []
 
 
-def verdict_kind(verdict):
-    v = verdict.lower()
-    if v.startswith("reproduced") or v.startswith("extended"):
+def verdict_kind(claim):
+    """Sorts a claim's verdict into the summary's columns. compare/ states its claims as 'holds' /
+    'does not hold', and asks questions of its own ('which ... wins') whose answer is a measurement."""
+    v = claim["verdict"].lower()
+    if v.startswith("reproduced") or v.startswith("extended") or v.startswith("holds"):
         return "reproduced"
     if v.startswith("not measured"):
         return "not measured"
     if v.startswith("measured"):  # a question of ours answered by a number, not a paper claim
         return "ours"
-    if v.startswith("not reproduced") or v.startswith("no"):
+    if v.startswith("not reproduced") or v.startswith("no") or v.startswith("does not hold"):
         return "not reproduced"
+    if claim["claim"].lower().startswith(("which ", "closest ")):
+        return "ours"
     return "differs"
 
 
@@ -67,8 +71,8 @@ def provenance(results_dir):
 
 
 def summary_section(results_dir, lines):
-    lines.append("| module | experiments | points | failed | claims reproduced | differ / partly | not reproduced | not measured |")
-    lines.append("|---|---|---|---|---|---|---|---|")
+    lines.append("| module | experiments | points | failed | claims reproduced | differ / partly | not reproduced | not measured | our questions, measured |")
+    lines.append("|---|---|---|---|---|---|---|---|---|")
     for module in MODULES:
         csvs = sorted(glob.glob(os.path.join(results_dir, module, "*.csv")))
         if not csvs:
@@ -78,9 +82,9 @@ def summary_section(results_dir, lines):
             rows = hs.load(results_dir, module, os.path.splitext(os.path.basename(path))[0])
             points += len({(r["variant"], r["n"], r["param_value"]) for r in rows})
             failed += len(hs.failed_points(rows))
-        kinds = [verdict_kind(c["verdict"]) for c in module_claims(module, results_dir)]
+        kinds = [verdict_kind(c) for c in module_claims(module, results_dir)]
         lines.append(f"| {module} | {len(csvs)} | {points} | {failed} | {kinds.count('reproduced')} | "
-                     f"{kinds.count('differs')} | {kinds.count('not reproduced')} | {kinds.count('not measured')} |")
+                     f"{kinds.count('differs')} | {kinds.count('not reproduced')} | {kinds.count('not measured')} | {kinds.count('ours')} |")
     lines.append("")
 
 
