@@ -145,16 +145,16 @@ def _rates(rows, metric, variants, param_name, param, n=None):
 
 
 def _winner(rates, higher_is_better=True):
-    """'winner (x.xx vs runner-up)' or None."""
+    """'measured: winner (x.xx over runner-up)' or None: the answer to a question of ours."""
     if not rates:
         return None
     order = sorted(rates, key=lambda v: rates[v], reverse=higher_is_better)
     best = order[0]
     if len(order) == 1:
-        return f"{label(best)} (only one measured)"
+        return f"measured: {label(best)} (only one measured)"
     second = order[1]
     ratio = rates[best] / rates[second] if higher_is_better else rates[second] / rates[best]
-    return f"{label(best)} ({ratio:.2f}x over {label(second)})"
+    return f"measured: {label(best)} ({ratio:.2f}x over {label(second)})"
 
 
 def _fmt_rates(rates, unit=""):
@@ -234,7 +234,7 @@ def _table_claims(results_dir, add):
             best = max(rates, key=rates.get)
             add(claim, f"{limit:.3g} G/s", ", ".join(f"{label(v)} {x / limit:.0%}" for v, x in
                                                      sorted(rates.items(), key=lambda t: -t[1])), None,
-                verdict=label(best))
+                verdict=f"measured: {label(best)}")
         else:
             add(claim, "device limit", "not measured", None)
 

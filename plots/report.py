@@ -36,10 +36,10 @@ def module_claims(module, results_dir):
     return mod.claims(results_dir) if hasattr(mod, "claims") else []
 
 
-def verdict_kind(claim):
+def verdict_kind(verdict):
     """Sorts a claim's verdict into the summary's columns. compare/ states its claims as 'holds' /
-    'does not hold', and asks questions of its own ('which ... wins') whose answer is a measurement."""
-    v = claim["verdict"].lower()
+    'does not hold'; its own questions ('which ... wins') answer 'measured: ...'."""
+    v = verdict.lower()
     if v.startswith("reproduced") or v.startswith("extended") or v.startswith("holds"):
         return "reproduced"
     if v.startswith("not measured"):
@@ -48,8 +48,6 @@ def verdict_kind(claim):
         return "ours"
     if v.startswith("not reproduced") or v.startswith("no") or v.startswith("does not hold"):
         return "not reproduced"
-    if claim["claim"].lower().startswith(("which ", "closest ")):
-        return "ours"
     return "differs"
 
 
@@ -82,7 +80,7 @@ def summary_section(results_dir, lines):
             rows = hs.load(results_dir, module, os.path.splitext(os.path.basename(path))[0])
             points += len({(r["variant"], r["n"], r["param_value"]) for r in rows})
             failed += len(hs.failed_points(rows))
-        kinds = [verdict_kind(c) for c in module_claims(module, results_dir)]
+        kinds = [verdict_kind(c["verdict"]) for c in module_claims(module, results_dir)]
         lines.append(f"| {module} | {len(csvs)} | {points} | {failed} | {kinds.count('reproduced')} | "
                      f"{kinds.count('differs')} | {kinds.count('not reproduced')} | {kinds.count('not measured')} | {kinds.count('ours')} |")
     lines.append("")
