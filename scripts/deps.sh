@@ -23,7 +23,7 @@ command -v g++ >/dev/null 2>&1 || missing_pkgs+=(g++)
 # A library installed under a prefix named in CMAKE_PREFIX_PATH (colon-separated, as CMake reads
 # it) counts too: CMake finds it there.
 have_header() {
-  local prefix
+  local prefix prefixes
   [ -e "/usr/include/$1" ] || [ -e "/usr/local/include/$1" ] && return 0
   IFS=: read -ra prefixes <<< "${CMAKE_PREFIX_PATH:-}"
   for prefix in "${prefixes[@]}"; do [ -n "$prefix" ] && [ -e "$prefix/include/$1" ] && return 0; done
