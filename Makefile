@@ -43,9 +43,10 @@ build: configure
 test: deps
 	@$(MAKE) --no-print-directory build
 	@scripts/gpu_status.sh
-	@# Suites named *Large take GBs of GPU memory each: they run one at a time, after the rest.
-	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS) -E 'Large\.'
+	@# Suites named *Large take GBs of GPU memory each: they run one at a time, first; then the
+	@# rest in parallel, so that ctest's last summary is the whole suite's.
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -R 'Large\.'
+	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS) -E 'Large\.'
 
 reproduce-all: deps
 	@$(MAKE) --no-print-directory build
