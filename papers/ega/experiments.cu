@@ -360,6 +360,15 @@ void run_mp_merge(PointContext& ctx) {
   time_mp(ctx, mp_input(ctx, ctx.point().n), config);
 }
 
+// The paper's host copy into contiguous partitions vs our gather of the pieces on the GPU, at s
+// streams.
+void run_mp_merge_copy(PointContext& ctx) {
+  auto config = mp_config(ctx, kAblationRatio);
+  config.merge_copy = ctx.point().variant == "host_copy" ? MergeCopy::kHost : MergeCopy::kGpuGather;
+  config.streams = static_cast<int>(ctx.point().param_value);
+  time_mp(ctx, mp_input(ctx, ctx.point().n), config);
+}
+
 // Few partitions (16), so that they exceed a stream's buffers: the feedback load keeps them on
 // the GPU (their groups fit), the fallback aggregates them on the CPU.
 void run_mp_feedback(PointContext& ctx) {
@@ -545,13 +554,14 @@ const harness::Registrar registrar([](harness::Registry& r) {
       },
       run_sp_breakdown));
 
-  // Issue 6's SP-EGA bar, in both profiles: 100M rows, few (1000), many (1M) groups and 90M groups
-  // (load factor 0.9 at L = n); verified on a sample (see verify_sampled).
+  // Issue 6's SP-EGA bar, in both profiles: 100M rows, few (1000), many (1M) groups, 90M and 99M
+  // groups (load factors 0.9 and 0.99 at L = n); verified on a sample (see verify_sampled).
   r.add_experiment(make_experiment(
       "ega", "sp_bar", "Issue 6 bar: SP-EGA vs LPHGA vs sort-based on 100M rows (abstract: 1.16x+ at LF >= 0.9, 1.30-2.48x over sort)",
-      "SP-EGA vs LPHGA vs sort-based, sum, uniform keys, n = 100M, L = n, groups 1000 / 1M / 90M (LF 0.9)", kSpVariants,
+      "SP-EGA vs LPHGA vs sort-based, sum, uniform keys, n = 100M, L = n, groups 1000 / 1M / 90M (LF 0.9) / 99M (LF 0.99)",
+      kSpVariants,
       [](const RunOptions&) {
-        return sweep(kSpVariants, {kBarRows}, "groups", {1000, 1000000, 0.9 * kBarRows});
+        return sweep(kSpVariants, {kBarRows}, "groups", {1000, 1000000, 0.9 * kBarRows, 0.99 * kBarRows});
       },
       run_sp_groups));
 
@@ -611,6 +621,17 @@ const harness::Registrar registrar([](harness::Registry& r) {
         return std::vector<Point>{{"merge_on", mp_ablation_n(o), "", 0}, {"merge_off", mp_ablation_n(o), "", 0}};
       },
       run_mp_merge));
+
+  r.add_experiment(make_experiment(
+      "ega", "mp_merge_copy",
+      "4.2.5 (merge on the CPU before the copy, against T copies per partition): host copy vs a gather on the GPU",
+      "MP-EGA, budget = data / 8, 1M groups: merged partitions copied together on the CPU (the paper) or gathered "
+      "from the tiles' pinned output by a kernel (ours), s = 2 and 4 streams",
+      {"host_copy", "gpu_gather"},
+      [](const RunOptions& o) {
+        return sweep({"host_copy", "gpu_gather"}, {o.pick_size(kBarRows, 500000000)}, "streams", {2, 4});
+      },
+      run_mp_merge_copy));
 
   r.add_experiment(make_experiment(
       "ega", "mp_feedback", "4.2.2 (feedback load): oversize partitions by feedback load vs on the CPU",

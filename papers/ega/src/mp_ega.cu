@@ -83,6 +83,25 @@ __global__ void partition_scatter(const std::uint32_t* keys, const std::uint64_t
   }
 }
 
+// MergeCopy::kGpuGather: rows [0, count) of a load, read over PCIe from the tiles' output in
+// pinned host memory. Piece q covers the load's rows [starts[q], starts[q + 1]) (the last one up
+// to count) and begins at row sources[q] of the tiles' output; starts[0] = 0.
+__global__ void gather_pieces(const std::uint32_t* tile_keys, const std::uint64_t* tile_values,
+                              const std::uint32_t* starts, const std::uint64_t* sources, std::uint32_t pieces,
+                              std::size_t count, std::uint32_t* keys, std::uint64_t* values) {
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < count;
+       i += std::size_t{gridDim.x} * blockDim.x) {
+    std::uint32_t lo = 0, hi = pieces;  // the last piece starting at or before i
+    while (hi - lo > 1) {
+      const std::uint32_t mid = (lo + hi) / 2;
+      if (starts[mid] <= i) lo = mid; else hi = mid;
+    }
+    const std::size_t from = sources[lo] + (i - starts[lo]);
+    keys[i] = tile_keys[from];
+    values[i] = tile_values[from];
+  }
+}
+
 std::uint64_t combine_host(Aggregation op, std::uint64_t a, std::uint64_t b) {
   switch (op) {
     case Aggregation::kMin: return std::min(a, b);
@@ -170,6 +189,8 @@ struct MpEga::StreamContext {
   DeviceBuffer<std::uint32_t> tile_values;  // the tile's value column before load_red widens it
   DeviceBuffer<std::uint32_t> counts;       // global partition counters, then (scanned) partition starts
   PinnedBuffer<std::uint32_t> begins;       // the partition starts, copied back (pinned: an asynchronous copy)
+  std::vector<std::uint32_t> gather_starts;  // MergeCopy::kGpuGather: a load's table of pieces
+  std::vector<std::uint64_t> gather_sources;
   StreamContext(std::size_t rows)
       : stream(), ega(rows, stream), tile_values(rows, stream), counts(kMaxPartitions, stream),
         begins(kMaxPartitions) {}
@@ -231,8 +252,15 @@ MpEga::MpEga(const MpEgaConfig& config, std::size_t max_rows) : config_(config),
   const std::size_t capacity = max_rows_ + tile_rows_;  // tile j writes at j * L, the last tile may be short
   tile_keys_ = PinnedBuffer<std::uint32_t>(capacity);
   tile_values_ = PinnedBuffer<std::uint64_t>(capacity);
-  merged_keys_ = PinnedBuffer<std::uint32_t>(max_rows_);
-  merged_values_ = PinnedBuffer<std::uint64_t>(max_rows_);
+  void* mapped = nullptr;  // the gather reads the tiles' output where it lies (unified addressing)
+  HASHLAB_CUDA_CHECK(cudaHostGetDevicePointer(&mapped, tile_keys_.data(), 0));
+  tile_keys_device_ = static_cast<const std::uint32_t*>(mapped);
+  HASHLAB_CUDA_CHECK(cudaHostGetDevicePointer(&mapped, tile_values_.data(), 0));
+  tile_values_device_ = static_cast<const std::uint64_t*>(mapped);
+  if (config_.merge_copy == MergeCopy::kHost) {
+    merged_keys_ = PinnedBuffer<std::uint32_t>(max_rows_);
+    merged_values_ = PinnedBuffer<std::uint64_t>(max_rows_);
+  }
   result_keys_ = PinnedBuffer<std::uint32_t>(max_rows_);
   result_values_ = PinnedBuffer<std::uint64_t>(max_rows_);
 }
@@ -398,21 +426,74 @@ void MpEga::merge(Aggregation) {
     merged_begin_.push_back(position);
   }
   stats_.merged_partitions = merged_parts_.size();
+  // Each merged partition's pieces, in the order of its rows: partition by partition, tile by tile.
+  const std::size_t L = tile_rows_;
+  pieces_.clear();
+  piece_begin_.assign(1, 0);
+  for (const auto& group : merged_parts_) {
+    for (const std::size_t p : group)
+      for (std::size_t j = 0; j < tiles_; ++j) {
+        const std::size_t rows = tile_offsets_[j][p + 1] - tile_offsets_[j][p];
+        if (rows > 0) pieces_.push_back({j * L + tile_offsets_[j][p], rows});
+      }
+    piece_begin_.push_back(pieces_.size());
+  }
 }
 
 // Copies merged partition m's rows from every tile's output into merged[begin[m], begin[m + 1]).
 void MpEga::copy_merged_partition(std::size_t m) {
-  const std::size_t L = tile_rows_;
-  for (const std::size_t p : merged_parts_[m]) {
-    std::size_t at = destination_[p];
-    for (std::size_t j = 0; j < tiles_; ++j) {
-      const std::size_t begin = j * L + tile_offsets_[j][p];
-      const std::size_t count = tile_offsets_[j][p + 1] - tile_offsets_[j][p];
-      std::memcpy(merged_keys_.data() + at, tile_keys_.data() + begin, count * sizeof(std::uint32_t));
-      std::memcpy(merged_values_.data() + at, tile_values_.data() + begin, count * sizeof(std::uint64_t));
-      at += count;
-    }
+  std::size_t at = merged_begin_[m];
+  for (std::size_t q = piece_begin_[m]; q < piece_begin_[m + 1]; ++q) {
+    const Piece& piece = pieces_[q];
+    std::memcpy(merged_keys_.data() + at, tile_keys_.data() + piece.first, piece.rows * sizeof(std::uint32_t));
+    std::memcpy(merged_values_.data() + at, tile_values_.data() + piece.first, piece.rows * sizeof(std::uint64_t));
+    at += piece.rows;
   }
+}
+
+template <typename Visit>
+void MpEga::for_each_piece(std::size_t m, std::size_t from, std::size_t to, Visit&& visit) const {
+  if (config_.merge_copy == MergeCopy::kHost) {
+    const std::size_t begin = merged_begin_[m];
+    if (from < to) visit(merged_keys_.data() + begin + from, merged_values_.data() + begin + from, to - from);
+    return;
+  }
+  std::size_t row = 0;  // the merged partition's row where piece q starts
+  for (std::size_t q = piece_begin_[m]; q < piece_begin_[m + 1] && row < to; ++q) {
+    const Piece& piece = pieces_[q];
+    const std::size_t lo = std::max(from, row), hi = std::min(to, row + piece.rows);
+    if (lo < hi) {
+      const std::size_t at = piece.first + (lo - row);
+      visit(tile_keys_.data() + at, tile_values_.data() + at, hi - lo);
+    }
+    row += piece.rows;
+  }
+}
+
+void MpEga::gather_rows(StreamContext& ctx, std::size_t m, std::size_t from, std::size_t rows, std::size_t at) {
+  // The pieces' table goes to the start of blue (starts) and yellow (sources): both are free until
+  // SP-EGA runs after the gather, and a load of `rows` rows has at most `rows` non-empty pieces.
+  ctx.gather_starts.clear();
+  ctx.gather_sources.clear();
+  std::size_t first_piece_row = 0;
+  for_each_piece(m, from, from + rows, [&](const std::uint32_t* keys, const std::uint64_t*, std::size_t count) {
+    ctx.gather_starts.push_back(static_cast<std::uint32_t>(first_piece_row));
+    ctx.gather_sources.push_back(static_cast<std::uint64_t>(keys - tile_keys_.data()));
+    first_piece_row += count;
+  });
+  if (rows == 0) return;
+  auto& b = ctx.ega.buffers();
+  const auto pieces = static_cast<std::uint32_t>(ctx.gather_starts.size());
+  std::uint64_t* sources = b.yellow_values.data();
+  // Pageable sources: the calls return once the host vectors are staged, so they may be reused.
+  HASHLAB_CUDA_CHECK(cudaMemcpyAsync(b.blue.data(), ctx.gather_starts.data(), pieces * sizeof(std::uint32_t),
+                                     cudaMemcpyHostToDevice, ctx.stream));
+  HASHLAB_CUDA_CHECK(cudaMemcpyAsync(sources, ctx.gather_sources.data(), pieces * sizeof(std::uint64_t),
+                                     cudaMemcpyHostToDevice, ctx.stream));
+  gather_pieces<<<grid_for(rows), kDefaultBlock, 0, ctx.stream>>>(tile_keys_device_, tile_values_device_, b.blue.data(),
+                                                                    sources, pieces, rows, b.red_keys.data() + at,
+                                                                    b.red_values.data() + at);
+  HASHLAB_CHECK_LAUNCH();
 }
 
 // ---- partition-processing phase (Algorithm 3) -------------------------------------------------
@@ -427,14 +508,16 @@ void MpEga::process(Aggregation op, std::chrono::steady_clock::time_point merge_
     return merged_begin_[a + 1] - merged_begin_[a] > merged_begin_[b + 1] - merged_begin_[b];
   });
 
-  // The CPU merge's copies, pipelined with the processing: merge threads copy the merged
-  // partitions in processing order and mark each ready; the stream workers wait for theirs.
-  // The merged layout is the one the paper copies to the GPU; only the waiting is ours.
+  // MergeCopy::kHost: the CPU merge's copies, pipelined with the processing: merge threads copy
+  // the merged partitions in processing order and mark each ready; the stream workers wait for
+  // theirs. The merged layout is the one the paper copies to the GPU; only the waiting is ours.
+  // MergeCopy::kGpuGather: no copies; every partition is ready, each load gathers its pieces.
   std::mutex ready_mutex;
   std::condition_variable ready_cv;
-  std::vector<char> ready(count, 0);  // by position in `order`
+  const bool host_copy = config_.merge_copy == MergeCopy::kHost;
+  std::vector<char> ready(count, host_copy ? 0 : 1);  // by position in `order`
   bool merge_failed = false;
-  auto merge_end = merge_start;
+  auto merge_end = host_copy ? merge_start : std::chrono::steady_clock::now();
   std::atomic<std::size_t> next_merge{0};
   auto merge_worker = [&] {
     try {
@@ -463,7 +546,7 @@ void MpEga::process(Aggregation op, std::chrono::steady_clock::time_point merge_
   // the GPU), at least one.
   const unsigned host = threads_or_default(config_.host_threads);
   const auto stream_threads = static_cast<unsigned>(contexts_.size());
-  const unsigned merge_threads = static_cast<unsigned>(std::min<std::size_t>(
+  const unsigned merge_threads = !host_copy ? 0u : static_cast<unsigned>(std::min<std::size_t>(
       std::max(1u, host > stream_threads ? host - stream_threads : 1u), std::max<std::size_t>(count, 1)));
 
   std::atomic<std::size_t> next{0};
@@ -501,13 +584,16 @@ void MpEga::process(Aggregation op, std::chrono::steady_clock::time_point merge_
       const std::size_t rows = merged_begin_[m + 1] - begin;
       if (rows == 0) continue;
       wait_ready(i);
-      const std::uint32_t* in_keys = merged_keys_.data() + begin;
-      const std::uint64_t* in_values = merged_values_.data() + begin;
+      auto cpu_rows_of = [&](std::unordered_map<std::uint32_t, std::uint64_t>& table, std::size_t from) {
+        for_each_piece(m, from, rows, [&](const std::uint32_t* k, const std::uint64_t* v, std::size_t c) {
+          cpu_finish(table, k, v, c);
+        });
+      };
       if (rows > L) {
         ++oversize;
         if (config_.oversize == OversizeMode::kCpu) {
           std::unordered_map<std::uint32_t, std::uint64_t> table;
-          cpu_finish(table, in_keys, in_values, rows);
+          cpu_rows_of(table, 0);
           cpu_rows += rows;
           emit_table(table);
           continue;
@@ -531,10 +617,14 @@ void MpEga::process(Aggregation op, std::chrono::steady_clock::time_point merge_
           HASHLAB_CUDA_CHECK(cudaMemcpyAsync(b.red_values.data(), g.aggregates, results * sizeof(std::uint64_t),
                                              cudaMemcpyDeviceToDevice, s));
         }
-        HASHLAB_CUDA_CHECK(cudaMemcpyAsync(b.red_keys.data() + results, in_keys + loaded,
-                                           batch * sizeof(std::uint32_t), cudaMemcpyHostToDevice, s));
-        HASHLAB_CUDA_CHECK(cudaMemcpyAsync(b.red_values.data() + results, in_values + loaded,
-                                           batch * sizeof(std::uint64_t), cudaMemcpyHostToDevice, s));
+        if (host_copy) {  // the merged partition is contiguous: one copy
+          HASHLAB_CUDA_CHECK(cudaMemcpyAsync(b.red_keys.data() + results, merged_keys_.data() + begin + loaded,
+                                             batch * sizeof(std::uint32_t), cudaMemcpyHostToDevice, s));
+          HASHLAB_CUDA_CHECK(cudaMemcpyAsync(b.red_values.data() + results, merged_values_.data() + begin + loaded,
+                                             batch * sizeof(std::uint64_t), cudaMemcpyHostToDevice, s));
+        } else {
+          gather_rows(ctx, m, loaded, batch, results);
+        }
         g = ctx.ega.run(results + batch, op, s);
         results = g.count;
         loaded += batch;
@@ -559,7 +649,7 @@ void MpEga::process(Aggregation op, std::chrono::steady_clock::time_point merge_
         HASHLAB_CUDA_CHECK(cudaStreamSynchronize(s));
         std::unordered_map<std::uint32_t, std::uint64_t> table(2 * results);
         cpu_finish(table, gpu_keys.data(), gpu_values.data(), results);
-        cpu_finish(table, in_keys + loaded, in_values + loaded, rows - loaded);
+        cpu_rows_of(table, loaded);
         cpu_rows += rows - loaded;
         emit_table(table);
       }

@@ -22,6 +22,7 @@ std::size_t budget_for_rows(std::size_t rows, int streams) { return streams * ((
 
 class MpEgaTest : public GpuTest {
  protected:
+  MergeCopy copy_ = MergeCopy::kGpuGather;  // how merged partitions reach the GPU
   std::string check(const MpEgaConfig& config, const std::vector<std::uint32_t>& keys,
                     const std::vector<std::uint32_t>& values, Aggregation op, MpEgaStats* stats = nullptr) {
     MpEga mp(config, keys.size());
@@ -33,7 +34,17 @@ class MpEgaTest : public GpuTest {
     MpEgaConfig c;
     c.streams = streams;
     c.gpu_memory_budget = budget_for_rows(8192, streams);
+    c.merge_copy = copy_;
     return c;
+  }
+};
+
+// The tests of the data paths, once with each MergeCopy: the paper's host copy and our gather.
+class MpEgaCopyTest : public MpEgaTest, public ::testing::WithParamInterface<MergeCopy> {
+ protected:
+  void SetUp() override {
+    MpEgaTest::SetUp();
+    copy_ = GetParam();
   }
 };
 
@@ -41,7 +52,7 @@ std::vector<std::uint32_t> values_for(std::size_t n, std::uint64_t seed) {
   return gen::generate_values_host<std::uint32_t>(seed, 0, 1000000, n);
 }
 
-TEST_F(MpEgaTest, ManyTilesEveryAggregation) {
+TEST_P(MpEgaCopyTest, ManyTilesEveryAggregation) {
   const auto seed = testing::test_seed();
   HASHLAB_TRACE_SEED(seed);
   const std::size_t n = 200000;
@@ -56,7 +67,7 @@ TEST_F(MpEgaTest, ManyTilesEveryAggregation) {
   }
 }
 
-TEST_F(MpEgaTest, CpuTilesAndGpuTilesTogether) {
+TEST_P(MpEgaCopyTest, CpuTilesAndGpuTilesTogether) {
   const auto seed = testing::test_seed();
   HASHLAB_TRACE_SEED(seed);
   const std::size_t n = 300000;
@@ -69,7 +80,7 @@ TEST_F(MpEgaTest, CpuTilesAndGpuTilesTogether) {
   EXPECT_EQ(stats.gpu_tiles + stats.cpu_tiles, stats.tiles);
 }
 
-TEST_F(MpEgaTest, OversizePartitionsUseTheFeedbackLoadAndTheCpu) {
+TEST_P(MpEgaCopyTest, OversizePartitionsUseTheFeedbackLoadAndTheCpu) {
   const auto seed = testing::test_seed();
   HASHLAB_TRACE_SEED(seed);
   const std::size_t n = 200000;
@@ -84,7 +95,7 @@ TEST_F(MpEgaTest, OversizePartitionsUseTheFeedbackLoadAndTheCpu) {
   EXPECT_GT(stats.cpu_rows, 0u) << "the table filled up; the CPU took the rest";
 }
 
-TEST_F(MpEgaTest, FeedbackLoadFinishesOnTheGpuWhenTheGroupsFit) {
+TEST_P(MpEgaCopyTest, FeedbackLoadFinishesOnTheGpuWhenTheGroupsFit) {
   const auto seed = testing::test_seed();
   HASHLAB_TRACE_SEED(seed);
   const std::size_t n = 200000;
@@ -101,7 +112,7 @@ TEST_F(MpEgaTest, FeedbackLoadFinishesOnTheGpuWhenTheGroupsFit) {
   }
 }
 
-TEST_F(MpEgaTest, OversizeOnTheCpuMergeOffAndSkew) {
+TEST_P(MpEgaCopyTest, OversizeOnTheCpuMergeOffAndSkew) {
   const auto seed = testing::test_seed();
   HASHLAB_TRACE_SEED(seed);
   const std::size_t n = 150000;
@@ -118,9 +129,10 @@ TEST_F(MpEgaTest, OversizeOnTheCpuMergeOffAndSkew) {
   EXPECT_EQ(check(config, keys, values, Aggregation::kCount), "");
 }
 
-// The CPU merge runs beside the processing: one merge thread feeding four stream workers (each
-// waits for its merged partition), and the phase times add up to the total.
+// The CPU merge (MergeCopy::kHost) runs beside the processing: one merge thread feeding four
+// stream workers (each waits for its merged partition), and the phase times add up to the total.
 TEST_F(MpEgaTest, OneMergeThreadFeedsFourStreams) {
+  copy_ = MergeCopy::kHost;
   const auto seed = testing::test_seed();
   HASHLAB_TRACE_SEED(seed);
   const std::size_t n = 200000;
@@ -136,6 +148,32 @@ TEST_F(MpEgaTest, OneMergeThreadFeedsFourStreams) {
     EXPECT_GE(stats.merge_ms, 0.0);
     EXPECT_GE(stats.process_ms, 0.0);
     EXPECT_LE(stats.generate_ms + stats.merge_ms + stats.process_ms, stats.total_ms + 1.0);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(MergeCopies, MpEgaCopyTest, ::testing::Values(MergeCopy::kHost, MergeCopy::kGpuGather),
+                         [](const ::testing::TestParamInfo<MergeCopy>& info) {
+                           return std::string(info.param == MergeCopy::kHost ? "host_copy" : "gpu_gather");
+                         });
+
+// A gather over many small pieces: tiny tiles, many partitions, every load reads pieces of many
+// tiles; and loads that start inside a piece (feedback rounds of a partition larger than L).
+TEST_F(MpEgaTest, GatherReadsPiecesOfEveryTile) {
+  const auto seed = testing::test_seed();
+  HASHLAB_TRACE_SEED(seed);
+  const std::size_t n = 400000;
+  const auto keys = gen::generate_keys_host(gen::KeySpec::uniform(150000), seed, n);
+  const auto values = values_for(n, seed);
+  for (std::size_t partitions : {0u, 1u, 3u, 64u}) {
+    auto config = small_config(2);
+    config.fixed_partitions = partitions;
+    MpEgaStats stats;
+    EXPECT_EQ(check(config, keys, values, Aggregation::kSum, &stats), "") << partitions << " partitions";
+    EXPECT_GT(stats.tiles, 40u);
+    if (partitions == 1) {  // 150000 groups in one partition: rounds, then the CPU from mid-piece
+      EXPECT_GT(stats.feedback_rounds, 0u);
+      EXPECT_GT(stats.cpu_rows, 0u);
+    }
   }
 }
 

@@ -35,6 +35,15 @@ enum class OversizeMode {
   kCpu,           // the whole partition on the CPU (the ablation "feedback load off")
 };
 
+/// How a merged partition's pieces (one per tile and partition, in the tiles' output in pinned
+/// host memory) reach the GPU.
+enum class MergeCopy {
+  kHost,       // 4.2.5 as written: CPU threads copy the pieces into one contiguous partition in
+               // pinned memory, then one copy per load takes it to the GPU
+  kGpuGather,  // no host copy: one kernel per load reads the pieces over PCIe straight from the
+               // tiles' output (zero-copy) into the stream's buffer (ours; README)
+};
+
 struct MpEgaConfig {
   std::size_t gpu_memory_budget = 0;  // bytes MP-EGA may allocate on the device; 0: 90% of the free memory
   int streams = 4;                    // s
@@ -44,6 +53,7 @@ struct MpEgaConfig {
   std::uint64_t groups_estimate = 0;  // n of Theorem 1; 0: the row count (an upper bound)
   std::size_t fixed_partitions = 0;   // > 0: this partition count instead of Theorem 1's (ablation)
   bool merge_small_partitions = true; // Algorithm 1 (ablation: off)
+  MergeCopy merge_copy = MergeCopy::kGpuGather;
   OversizeMode oversize = OversizeMode::kFeedbackLoad;
   double alpha_min = 0.2;             // 4.2.2: least load per round, as a fraction of L
   double alpha_max = 0.8;             // 4.2.2: result count beyond which the table is "full"
@@ -63,8 +73,10 @@ struct HostGroups {
 /// What a run did, for the experiments' breakdowns and ablations.
 struct MpEgaStats {
   double generate_ms = 0;   // partition-generating phase (tiles)
-  double merge_ms = 0;      // CPU merge of the tiles' partitions (Algorithm 1, then the copies)
-  double process_ms = 0;    // partition processing after the last merge copy (it overlaps the merge)
+  double merge_ms = 0;      // CPU merge of the tiles' partitions: Algorithm 1 and the layout, then
+                            // (MergeCopy::kHost) the host copies until the last one ends
+  double process_ms = 0;    // partition processing after the merge (kHost: after the last host copy,
+                            // which it overlaps; kGpuGather: all of it, the gathers included)
   double total_ms = 0;
   std::size_t tile_rows = 0;          // L
   std::size_t tiles = 0, gpu_tiles = 0, cpu_tiles = 0;
@@ -79,7 +91,7 @@ struct MpEgaStats {
 class MpEga {
  public:
   /// Allocates s streams' device buffers within the budget and pinned host workspace for up to
-  /// `max_rows` input rows (36 bytes a row). Throws std::invalid_argument when the budget cannot
+  /// `max_rows` input rows (36 bytes a row; 24 with MergeCopy::kGpuGather). Throws std::invalid_argument when the budget cannot
   /// hold one tile per stream or exceeds the free device memory.
   MpEga(const MpEgaConfig& config, std::size_t max_rows);
   ~MpEga();
@@ -105,6 +117,13 @@ class MpEga {
   void merge(Aggregation op);
   void process(Aggregation op, std::chrono::steady_clock::time_point merge_start);
   void copy_merged_partition(std::size_t m);
+  /// Calls visit(keys, values, rows) for rows [from, to) of merged partition m, piece by piece
+  /// (MergeCopy::kHost: once, on the contiguous merged copy).
+  template <typename Visit>
+  void for_each_piece(std::size_t m, std::size_t from, std::size_t to, Visit&& visit) const;
+  /// Enqueues on the stream the gather of rows [from, from + rows) of merged partition m into
+  /// red at `at` (MergeCopy::kGpuGather).
+  void gather_rows(StreamContext& ctx, std::size_t m, std::size_t from, std::size_t rows, std::size_t at);
   /// After a worker failed: waits for every stream's pending copies into the shared pinned
   /// buffers before the error leaves run() (errors from the streams themselves are dropped).
   void drain_streams() noexcept;
@@ -113,11 +132,13 @@ class MpEga {
   std::size_t max_rows_ = 0;
   std::size_t tile_rows_ = 0;
   std::vector<std::unique_ptr<StreamContext>> contexts_;
-  // Pinned workspace: the tiles' partitioned output (tile j at j * L); the merged partitions;
-  // the result (its own buffer: the merge still reads the tiles' output while the first
-  // partitions are processed).
+  // Pinned workspace: the tiles' partitioned output (tile j at j * L); the merged partitions
+  // (MergeCopy::kHost only); the result (its own buffer: the merge still reads the tiles' output
+  // while the first partitions are processed).
   PinnedBuffer<std::uint32_t> tile_keys_, merged_keys_, result_keys_;
   PinnedBuffer<std::uint64_t> tile_values_, merged_values_, result_values_;
+  const std::uint32_t* tile_keys_device_ = nullptr;  // the tiles' output as the GPU addresses it
+  const std::uint64_t* tile_values_device_ = nullptr;
   // Per run.
   std::size_t partitions_ = 0;
   std::size_t tiles_ = 0;
@@ -126,6 +147,12 @@ class MpEga {
   std::vector<std::size_t> merged_begin_;               // merged partition m: rows [begin[m], begin[m + 1])
   std::vector<std::vector<std::size_t>> merged_parts_;  // merged partition m: its partitions (Algorithm 1)
   std::vector<std::size_t> destination_;                // partition p's first row in the merged layout
+  struct Piece {
+    std::size_t first = 0;  // its first row in the tiles' output
+    std::size_t rows = 0;
+  };
+  std::vector<Piece> pieces_;              // merged partition m's pieces, in its row order, are
+  std::vector<std::size_t> piece_begin_;   // pieces_[piece_begin_[m], piece_begin_[m + 1]) (empty ones left out)
   HostGroups result_;
   MpEgaStats stats_;
 };
