@@ -626,10 +626,10 @@ const harness::Registrar registrar([](harness::Registry& r) {
       "ega", "mp_merge_copy",
       "4.2.5 (merge on the CPU before the copy, against T copies per partition): host copy vs a gather on the GPU",
       "MP-EGA, budget = data / 8, 1M groups: merged partitions copied together on the CPU (the paper) or gathered "
-      "from the tiles' pinned output by a kernel (ours), s = 2 and 4 streams",
+      "from the tiles' pinned output by a kernel (ours), s = 1, 2 and 4 streams",
       {"host_copy", "gpu_gather"},
       [](const RunOptions& o) {
-        return sweep({"host_copy", "gpu_gather"}, {o.pick_size(kBarRows, 500000000)}, "streams", {2, 4});
+        return sweep({"host_copy", "gpu_gather"}, {o.pick_size(kBarRows, 500000000)}, "streams", {1, 2, 4});
       },
       run_mp_merge_copy));
 

@@ -83,23 +83,36 @@ __global__ void partition_scatter(const std::uint32_t* keys, const std::uint64_t
   }
 }
 
-// MergeCopy::kGpuGather: rows [0, count) of a load, read over PCIe from the tiles' output in
-// pinned host memory. Piece q covers the load's rows [starts[q], starts[q + 1]) (the last one up
-// to count) and begins at row sources[q] of the tiles' output; starts[0] = 0.
+// Rows [first, first + rows) of a column in pinned host memory to out[0, rows), by the calling
+// block. The reads are aligned 16-byte vectors, so that each warp's request is whole 128-byte
+// lines over PCIe; a vector's items outside the range are dropped.
+template <typename T>
+__device__ void gather_range(const T* column, std::size_t first, std::size_t rows, T* out) {
+  constexpr std::size_t kPerVector = sizeof(uint4) / sizeof(T);
+  const auto* vectors = reinterpret_cast<const uint4*>(column);
+  const std::size_t end = first + rows;
+  for (std::size_t v = first / kPerVector + threadIdx.x; v * kPerVector < end; v += blockDim.x) {
+    const uint4 word = vectors[v];
+    const T* items = reinterpret_cast<const T*>(&word);
+#pragma unroll
+    for (std::size_t k = 0; k < kPerVector; ++k) {
+      const std::size_t row = v * kPerVector + k;
+      if (row >= first && row < end) out[row - first] = items[k];
+    }
+  }
+}
+
+// MergeCopy::kGpuGather: a load's rows [0, count), read over PCIe from the tiles' output in pinned
+// host memory (zero-copy), one block per piece. Piece q is the load's rows [starts[q], starts[q +
+// 1]) (the last one up to count) and begins at row sources[q] of the tiles' output.
 __global__ void gather_pieces(const std::uint32_t* tile_keys, const std::uint64_t* tile_values,
                               const std::uint32_t* starts, const std::uint64_t* sources, std::uint32_t pieces,
                               std::size_t count, std::uint32_t* keys, std::uint64_t* values) {
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < count;
-       i += std::size_t{gridDim.x} * blockDim.x) {
-    std::uint32_t lo = 0, hi = pieces;  // the last piece starting at or before i
-    while (hi - lo > 1) {
-      const std::uint32_t mid = (lo + hi) / 2;
-      if (starts[mid] <= i) lo = mid; else hi = mid;
-    }
-    const std::size_t from = sources[lo] + (i - starts[lo]);
-    keys[i] = tile_keys[from];
-    values[i] = tile_values[from];
-  }
+  const std::uint32_t q = blockIdx.x;
+  const std::size_t at = starts[q];
+  const std::size_t rows = (q + 1 < pieces ? starts[q + 1] : count) - at;
+  gather_range(tile_keys, sources[q], rows, keys + at);
+  gather_range(tile_values, sources[q], rows, values + at);
 }
 
 std::uint64_t combine_host(Aggregation op, std::uint64_t a, std::uint64_t b) {
@@ -249,7 +262,8 @@ MpEga::MpEga(const MpEgaConfig& config, std::size_t max_rows) : config_(config),
   tile_rows_ = std::min(tile_rows_, std::max(max_rows_, kMinTileRows));
   for (int s = 0; s < config_.streams; ++s) contexts_.push_back(std::make_unique<StreamContext>(tile_rows_));
   for (auto& c : contexts_) c->stream.synchronize();
-  const std::size_t capacity = max_rows_ + tile_rows_;  // tile j writes at j * L, the last tile may be short
+  // Tile j writes at j * L, the last tile may be short; whole 16-byte vectors for the gather's reads.
+  const std::size_t capacity = div_up<std::size_t>(max_rows_ + tile_rows_, 4) * 4;
   tile_keys_ = PinnedBuffer<std::uint32_t>(capacity);
   tile_values_ = PinnedBuffer<std::uint64_t>(capacity);
   void* mapped = nullptr;  // the gather reads the tiles' output where it lies (unified addressing)
@@ -490,7 +504,7 @@ void MpEga::gather_rows(StreamContext& ctx, std::size_t m, std::size_t from, std
                                      cudaMemcpyHostToDevice, ctx.stream));
   HASHLAB_CUDA_CHECK(cudaMemcpyAsync(sources, ctx.gather_sources.data(), pieces * sizeof(std::uint64_t),
                                      cudaMemcpyHostToDevice, ctx.stream));
-  gather_pieces<<<grid_for(rows), kDefaultBlock, 0, ctx.stream>>>(tile_keys_device_, tile_values_device_, b.blue.data(),
+  gather_pieces<<<pieces, kDefaultBlock, 0, ctx.stream>>>(tile_keys_device_, tile_values_device_, b.blue.data(),
                                                                     sources, pieces, rows, b.red_keys.data() + at,
                                                                     b.red_values.data() + at);
   HASHLAB_CHECK_LAUNCH();
