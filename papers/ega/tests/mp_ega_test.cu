@@ -200,7 +200,7 @@ TEST_F(MpEgaTest, RejectsTheEmptyKey) {
 
 TEST_F(MpEgaTest, RejectsABudgetTooSmallForOneTileOrLargerThanTheGpu) {
   MpEgaConfig config;
-  config.gpu_memory_budget = 1u << 20;
+  config.gpu_memory_budget = budget_for_rows(1000, config.streams);  // tiles of 4096 rows at least
   EXPECT_THROW(MpEga(config, 1000000), std::invalid_argument);
   config.gpu_memory_budget = std::size_t{1} << 50;
   EXPECT_THROW(MpEga(config, 1000000), std::invalid_argument);
