@@ -204,10 +204,22 @@ struct MpEga::StreamContext {
   PinnedBuffer<std::uint32_t> begins;       // the partition starts, copied back (pinned: an asynchronous copy)
   std::vector<std::uint32_t> gather_starts;  // MergeCopy::kGpuGather: a load's table of pieces
   std::vector<std::uint64_t> gather_sources;
+  std::vector<void*> copy_dsts;              // MergeCopy::kBatchedCopies: a load's batch
+  std::vector<const void*> copy_srcs;
+  std::vector<std::size_t> copy_sizes;
   StreamContext(std::size_t rows)
       : stream(), ega(rows, stream), tile_values(rows, stream), counts(kMaxPartitions, stream),
         begins(kMaxPartitions) {}
 };
+
+const char* to_string(MergeCopy copy) {
+  switch (copy) {
+    case MergeCopy::kHost: return "host_copy";
+    case MergeCopy::kGpuGather: return "gpu_gather";
+    case MergeCopy::kBatchedCopies: return "batched_copies";
+  }
+  return "?";
+}
 
 void MpEgaConfig::validate() const {
   auto bad = [](const std::string& what) { throw std::invalid_argument("MP-EGA: " + what); };
@@ -485,6 +497,26 @@ void MpEga::for_each_piece(std::size_t m, std::size_t from, std::size_t to, Visi
 }
 
 void MpEga::gather_rows(StreamContext& ctx, std::size_t m, std::size_t from, std::size_t rows, std::size_t at) {
+  auto& red = ctx.ega.buffers();
+  if (config_.merge_copy == MergeCopy::kBatchedCopies) {  // two DMA copies per piece, one call
+    ctx.copy_dsts.clear();
+    ctx.copy_srcs.clear();
+    ctx.copy_sizes.clear();
+    std::size_t row = at;
+    for_each_piece(m, from, from + rows, [&](const std::uint32_t* keys, const std::uint64_t* values, std::size_t count) {
+      ctx.copy_dsts.insert(ctx.copy_dsts.end(), {red.red_keys.data() + row, red.red_values.data() + row});
+      ctx.copy_srcs.insert(ctx.copy_srcs.end(), {keys, values});
+      ctx.copy_sizes.insert(ctx.copy_sizes.end(), {count * sizeof(std::uint32_t), count * sizeof(std::uint64_t)});
+      row += count;
+    });
+    if (ctx.copy_sizes.empty()) return;
+    cudaMemcpyAttributes attributes{};
+    attributes.srcAccessOrder = cudaMemcpySrcAccessOrderStream;  // the tiles' output is final by now
+    std::size_t all = 0;  // every copy takes attributes[0]
+    HASHLAB_CUDA_CHECK(cudaMemcpyBatchAsync(ctx.copy_dsts.data(), ctx.copy_srcs.data(), ctx.copy_sizes.data(),
+                                            ctx.copy_sizes.size(), &attributes, &all, 1, ctx.stream));
+    return;
+  }
   // The pieces' table goes to the start of blue (starts) and yellow (sources): both are free until
   // SP-EGA runs after the gather, and a load of `rows` rows has at most `rows` non-empty pieces.
   ctx.gather_starts.clear();
@@ -496,7 +528,7 @@ void MpEga::gather_rows(StreamContext& ctx, std::size_t m, std::size_t from, std
     first_piece_row += count;
   });
   if (rows == 0) return;
-  auto& b = ctx.ega.buffers();
+  auto& b = red;
   const auto pieces = static_cast<std::uint32_t>(ctx.gather_starts.size());
   std::uint64_t* sources = b.yellow_values.data();
   // Pageable sources: the calls return once the host vectors are staged, so they may be reused.

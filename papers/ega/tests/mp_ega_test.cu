@@ -39,7 +39,8 @@ class MpEgaTest : public GpuTest {
   }
 };
 
-// The tests of the data paths, once with each MergeCopy: the paper's host copy and our gather.
+// The tests of the data paths, once with each MergeCopy: the paper's host copy, our gather and
+// our batched copies.
 class MpEgaCopyTest : public MpEgaTest, public ::testing::WithParamInterface<MergeCopy> {
  protected:
   void SetUp() override {
@@ -151,14 +152,14 @@ TEST_F(MpEgaTest, OneMergeThreadFeedsFourStreams) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(MergeCopies, MpEgaCopyTest, ::testing::Values(MergeCopy::kHost, MergeCopy::kGpuGather),
-                         [](const ::testing::TestParamInfo<MergeCopy>& info) {
-                           return std::string(info.param == MergeCopy::kHost ? "host_copy" : "gpu_gather");
-                         });
+INSTANTIATE_TEST_SUITE_P(MergeCopies, MpEgaCopyTest,
+                         ::testing::Values(MergeCopy::kHost, MergeCopy::kGpuGather, MergeCopy::kBatchedCopies),
+                         [](const ::testing::TestParamInfo<MergeCopy>& info) { return to_string(info.param); });
 
-// A gather over many small pieces: tiny tiles, many partitions, every load reads pieces of many
-// tiles; and loads that start inside a piece (feedback rounds of a partition larger than L).
-TEST_F(MpEgaTest, GatherReadsPiecesOfEveryTile) {
+// The gather and the batched copies over many small pieces: tiny tiles, many partitions, every
+// load reads pieces of many tiles; and loads that start inside a piece (feedback rounds of a
+// partition larger than L).
+TEST_P(MpEgaCopyTest, PiecesOfEveryTile) {
   const auto seed = testing::test_seed();
   HASHLAB_TRACE_SEED(seed);
   const std::size_t n = 400000;

@@ -42,7 +42,12 @@ enum class MergeCopy {
                // pinned memory, then one copy per load takes it to the GPU
   kGpuGather,  // no host copy: one kernel per load reads the pieces over PCIe straight from the
                // tiles' output (zero-copy) into the stream's buffer (ours; README)
+  kBatchedCopies,  // no host copy: the T copies per partition that 4.2.5 avoids, as one batch of
+                   // DMA copies per load (cudaMemcpyBatchAsync; ours, README)
 };
+
+/// "host_copy", "gpu_gather", "batched_copies" (the experiments' variant names).
+const char* to_string(MergeCopy copy);
 
 struct MpEgaConfig {
   std::size_t gpu_memory_budget = 0;  // bytes MP-EGA may allocate on the device; 0: 90% of the free memory
@@ -122,7 +127,7 @@ class MpEga {
   template <typename Visit>
   void for_each_piece(std::size_t m, std::size_t from, std::size_t to, Visit&& visit) const;
   /// Enqueues on the stream the gather of rows [from, from + rows) of merged partition m into
-  /// red at `at` (MergeCopy::kGpuGather).
+  /// red at `at` (MergeCopy::kGpuGather and kBatchedCopies).
   void gather_rows(StreamContext& ctx, std::size_t m, std::size_t from, std::size_t rows, std::size_t at);
   /// After a worker failed: waits for every stream's pending copies into the shared pinned
   /// buffers before the error leaves run() (errors from the streams themselves are dropped).
