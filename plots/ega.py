@@ -473,7 +473,7 @@ def _mp_claims(results_dir):
                     "verdict": "not measured (no free-space-only load variant to compare with)"})
     rows = hs.load(results_dir, PAPER, "mp_merge_copy")
     for s in _params(rows) if rows else []:
-        times = {v: _median(rows, "groupby_time", v, param=s) for v in ("host_copy", "batched_copies", "gpu_gather")}
+        times = {v: _median(rows, "groupby_time", v, param=s) for v in ("host_copy", "gpu_gather", "host_and_gather")}
         times = {v: t for v, t in times.items() if t}
         if "host_copy" in times and len(times) > 1:
             best = min(times, key=times.get)

@@ -204,9 +204,6 @@ struct MpEga::StreamContext {
   PinnedBuffer<std::uint32_t> begins;       // the partition starts, copied back (pinned: an asynchronous copy)
   std::vector<std::uint32_t> gather_starts;  // MergeCopy::kGpuGather: a load's table of pieces
   std::vector<std::uint64_t> gather_sources;
-  std::vector<void*> copy_dsts;              // MergeCopy::kBatchedCopies: a load's batch
-  std::vector<const void*> copy_srcs;
-  std::vector<std::size_t> copy_sizes;
   StreamContext(std::size_t rows)
       : stream(), ega(rows, stream), tile_values(rows, stream), counts(kMaxPartitions, stream),
         begins(kMaxPartitions) {}
@@ -216,7 +213,7 @@ const char* to_string(MergeCopy copy) {
   switch (copy) {
     case MergeCopy::kHost: return "host_copy";
     case MergeCopy::kGpuGather: return "gpu_gather";
-    case MergeCopy::kBatchedCopies: return "batched_copies";
+    case MergeCopy::kHostAndGather: return "host_and_gather";
   }
   return "?";
 }
@@ -283,7 +280,7 @@ MpEga::MpEga(const MpEgaConfig& config, std::size_t max_rows) : config_(config),
   tile_keys_device_ = static_cast<const std::uint32_t*>(mapped);
   HASHLAB_CUDA_CHECK(cudaHostGetDevicePointer(&mapped, tile_values_.data(), 0));
   tile_values_device_ = static_cast<const std::uint64_t*>(mapped);
-  if (config_.merge_copy == MergeCopy::kHost) {
+  if (config_.merge_copy != MergeCopy::kGpuGather) {
     merged_keys_ = PinnedBuffer<std::uint32_t>(max_rows_);
     merged_values_ = PinnedBuffer<std::uint64_t>(max_rows_);
   }
@@ -478,8 +475,8 @@ void MpEga::copy_merged_partition(std::size_t m) {
 }
 
 template <typename Visit>
-void MpEga::for_each_piece(std::size_t m, std::size_t from, std::size_t to, Visit&& visit) const {
-  if (config_.merge_copy == MergeCopy::kHost) {
+void MpEga::for_each_piece(std::size_t m, bool merged, std::size_t from, std::size_t to, Visit&& visit) const {
+  if (merged) {
     const std::size_t begin = merged_begin_[m];
     if (from < to) visit(merged_keys_.data() + begin + from, merged_values_.data() + begin + from, to - from);
     return;
@@ -496,25 +493,15 @@ void MpEga::for_each_piece(std::size_t m, std::size_t from, std::size_t to, Visi
   }
 }
 
-void MpEga::gather_rows(StreamContext& ctx, std::size_t m, std::size_t from, std::size_t rows, std::size_t at) {
-  auto& red = ctx.ega.buffers();
-  if (config_.merge_copy == MergeCopy::kBatchedCopies) {  // two DMA copies per piece, one call
-    ctx.copy_dsts.clear();
-    ctx.copy_srcs.clear();
-    ctx.copy_sizes.clear();
-    std::size_t row = at;
-    for_each_piece(m, from, from + rows, [&](const std::uint32_t* keys, const std::uint64_t* values, std::size_t count) {
-      ctx.copy_dsts.insert(ctx.copy_dsts.end(), {red.red_keys.data() + row, red.red_values.data() + row});
-      ctx.copy_srcs.insert(ctx.copy_srcs.end(), {keys, values});
-      ctx.copy_sizes.insert(ctx.copy_sizes.end(), {count * sizeof(std::uint32_t), count * sizeof(std::uint64_t)});
-      row += count;
-    });
-    if (ctx.copy_sizes.empty()) return;
-    cudaMemcpyAttributes attributes{};
-    attributes.srcAccessOrder = cudaMemcpySrcAccessOrderStream;  // the tiles' output is final by now
-    std::size_t all = 0;  // every copy takes attributes[0]
-    HASHLAB_CUDA_CHECK(cudaMemcpyBatchAsync(ctx.copy_dsts.data(), ctx.copy_srcs.data(), ctx.copy_sizes.data(),
-                                            ctx.copy_sizes.size(), &attributes, &all, 1, ctx.stream));
+void MpEga::load_rows(StreamContext& ctx, std::size_t m, bool merged, std::size_t from, std::size_t rows,
+                      std::size_t at) {
+  auto& b = ctx.ega.buffers();
+  if (merged) {  // the merged partition is contiguous: one copy
+    const std::size_t begin = merged_begin_[m] + from;
+    HASHLAB_CUDA_CHECK(cudaMemcpyAsync(b.red_keys.data() + at, merged_keys_.data() + begin,
+                                       rows * sizeof(std::uint32_t), cudaMemcpyHostToDevice, ctx.stream));
+    HASHLAB_CUDA_CHECK(cudaMemcpyAsync(b.red_values.data() + at, merged_values_.data() + begin,
+                                       rows * sizeof(std::uint64_t), cudaMemcpyHostToDevice, ctx.stream));
     return;
   }
   // The pieces' table goes to the start of blue (starts) and yellow (sources): both are free until
@@ -522,13 +509,12 @@ void MpEga::gather_rows(StreamContext& ctx, std::size_t m, std::size_t from, std
   ctx.gather_starts.clear();
   ctx.gather_sources.clear();
   std::size_t first_piece_row = 0;
-  for_each_piece(m, from, from + rows, [&](const std::uint32_t* keys, const std::uint64_t*, std::size_t count) {
+  for_each_piece(m, false, from, from + rows, [&](const std::uint32_t* keys, const std::uint64_t*, std::size_t count) {
     ctx.gather_starts.push_back(static_cast<std::uint32_t>(first_piece_row));
     ctx.gather_sources.push_back(static_cast<std::uint64_t>(keys - tile_keys_.data()));
     first_piece_row += count;
   });
   if (rows == 0) return;
-  auto& b = red;
   const auto pieces = static_cast<std::uint32_t>(ctx.gather_starts.size());
   std::uint64_t* sources = b.yellow_values.data();
   // Pageable sources: the calls return once the host vectors are staged, so they may be reused.
@@ -554,49 +540,73 @@ void MpEga::process(Aggregation op, std::chrono::steady_clock::time_point merge_
     return merged_begin_[a + 1] - merged_begin_[a] > merged_begin_[b + 1] - merged_begin_[b];
   });
 
-  // MergeCopy::kHost: the CPU merge's copies, pipelined with the processing: merge threads copy
-  // the merged partitions in processing order and mark each ready; the stream workers wait for
-  // theirs. The merged layout is the one the paper copies to the GPU; only the waiting is ours.
-  // MergeCopy::kGpuGather: no copies; every partition is ready, each load gathers its pieces.
-  std::mutex ready_mutex;
-  std::condition_variable ready_cv;
-  const bool host_copy = config_.merge_copy == MergeCopy::kHost;
-  std::vector<char> ready(count, host_copy ? 0 : 1);  // by position in `order`
+  // How each merged partition (by its position i in `order`) reaches the GPU:
+  // - kHost: merge threads copy the merged partitions in processing order and mark each merged;
+  //   the stream workers wait for theirs. The merged layout is the one the paper copies to the
+  //   GPU; only the waiting is ours.
+  // - kGpuGather: no host copies; the stream workers gather every partition's pieces.
+  // - kHostAndGather: merge threads copy from the back of the order, the stream workers take the
+  //   front; a worker gathers a partition no merge thread has claimed, else waits for its copy.
+  enum class State : char { kFree, kCopying, kMerged, kGathered };
+  const MergeCopy mode = config_.merge_copy;
+  std::mutex state_mutex;
+  std::condition_variable merged_cv;
+  std::vector<State> state(count, State::kFree);
   bool merge_failed = false;
-  auto merge_end = host_copy ? merge_start : std::chrono::steady_clock::now();
-  std::atomic<std::size_t> next_merge{0};
+  auto merge_end = mode == MergeCopy::kGpuGather ? std::chrono::steady_clock::now() : merge_start;
+  std::size_t front = 0, back = count;  // kHost: merge threads take front; kHostAndGather: back
   auto merge_worker = [&] {
     try {
-      for (std::size_t i = next_merge++; i < count; i = next_merge++) {
+      for (;;) {
+        std::size_t i = 0;
+        {
+          std::lock_guard<std::mutex> lock(state_mutex);
+          if (mode == MergeCopy::kHost) {
+            if (front == count) break;
+            i = front++;
+          } else {
+            while (back > 0 && state[back - 1] != State::kFree) --back;
+            if (back == 0) break;  // the stream workers took the rest
+            i = --back;
+          }
+          state[i] = State::kCopying;
+        }
         copy_merged_partition(order[i]);
         {
-          std::lock_guard<std::mutex> lock(ready_mutex);
-          ready[i] = 1;
+          std::lock_guard<std::mutex> lock(state_mutex);
+          state[i] = State::kMerged;
         }
-        ready_cv.notify_all();
+        merged_cv.notify_all();
       }
     } catch (...) {
-      std::lock_guard<std::mutex> lock(ready_mutex);
+      std::lock_guard<std::mutex> lock(state_mutex);
       merge_failed = true;
     }
-    std::lock_guard<std::mutex> lock(ready_mutex);
+    std::lock_guard<std::mutex> lock(state_mutex);
     merge_end = std::max(merge_end, std::chrono::steady_clock::now());
-    ready_cv.notify_all();
+    merged_cv.notify_all();
   };
-  auto wait_ready = [&](std::size_t i) {
-    std::unique_lock<std::mutex> lock(ready_mutex);
-    ready_cv.wait(lock, [&] { return ready[i] != 0 || merge_failed; });
-    if (ready[i] == 0) throw std::runtime_error("MP-EGA: the CPU merge of the tiles' partitions failed");
+  // A stream worker's claim on partition i: true when it is (or will be) copied on the host, false
+  // when the worker gathers it.
+  auto claim = [&](std::size_t i) {
+    std::unique_lock<std::mutex> lock(state_mutex);
+    if (mode != MergeCopy::kHost && state[i] == State::kFree) {
+      state[i] = State::kGathered;
+      return false;
+    }
+    merged_cv.wait(lock, [&] { return state[i] == State::kMerged || merge_failed; });
+    if (state[i] != State::kMerged) throw std::runtime_error("MP-EGA: the CPU merge of the tiles' partitions failed");
+    return true;
   };
   // The merge threads: the host threads less one per stream (the stream workers mostly wait on
   // the GPU), at least one.
   const unsigned host = threads_or_default(config_.host_threads);
   const auto stream_threads = static_cast<unsigned>(contexts_.size());
-  const unsigned merge_threads = !host_copy ? 0u : static_cast<unsigned>(std::min<std::size_t>(
+  const unsigned merge_threads = mode == MergeCopy::kGpuGather ? 0u : static_cast<unsigned>(std::min<std::size_t>(
       std::max(1u, host > stream_threads ? host - stream_threads : 1u), std::max<std::size_t>(count, 1)));
 
   std::atomic<std::size_t> next{0};
-  std::atomic<std::size_t> out_count{0}, oversize{0}, rounds{0}, cpu_rows{0};
+  std::atomic<std::size_t> out_count{0}, oversize{0}, rounds{0}, cpu_rows{0}, gathered{0};
   std::exception_ptr error;
   std::mutex error_mutex;
   int device = 0;
@@ -629,9 +639,10 @@ void MpEga::process(Aggregation op, std::chrono::steady_clock::time_point merge_
       const std::size_t begin = merged_begin_[m];
       const std::size_t rows = merged_begin_[m + 1] - begin;
       if (rows == 0) continue;
-      wait_ready(i);
+      const bool merged = claim(i);
+      if (!merged) ++gathered;
       auto cpu_rows_of = [&](std::unordered_map<std::uint32_t, std::uint64_t>& table, std::size_t from) {
-        for_each_piece(m, from, rows, [&](const std::uint32_t* k, const std::uint64_t* v, std::size_t c) {
+        for_each_piece(m, merged, from, rows, [&](const std::uint32_t* k, const std::uint64_t* v, std::size_t c) {
           cpu_finish(table, k, v, c);
         });
       };
@@ -663,14 +674,7 @@ void MpEga::process(Aggregation op, std::chrono::steady_clock::time_point merge_
           HASHLAB_CUDA_CHECK(cudaMemcpyAsync(b.red_values.data(), g.aggregates, results * sizeof(std::uint64_t),
                                              cudaMemcpyDeviceToDevice, s));
         }
-        if (host_copy) {  // the merged partition is contiguous: one copy
-          HASHLAB_CUDA_CHECK(cudaMemcpyAsync(b.red_keys.data() + results, merged_keys_.data() + begin + loaded,
-                                             batch * sizeof(std::uint32_t), cudaMemcpyHostToDevice, s));
-          HASHLAB_CUDA_CHECK(cudaMemcpyAsync(b.red_values.data() + results, merged_values_.data() + begin + loaded,
-                                             batch * sizeof(std::uint64_t), cudaMemcpyHostToDevice, s));
-        } else {
-          gather_rows(ctx, m, loaded, batch, results);
-        }
+        load_rows(ctx, m, merged, loaded, batch, results);
         g = ctx.ega.run(results + batch, op, s);
         results = g.count;
         loaded += batch;
@@ -715,7 +719,11 @@ void MpEga::process(Aggregation op, std::chrono::steady_clock::time_point merge_
       }
     });
   for (auto& th : threads) th.join();
-  next_merge = count;  // after an error: the merge threads stop after their current copy
+  {  // after an error: the merge threads stop after their current copy
+    std::lock_guard<std::mutex> lock(state_mutex);
+    front = count;
+    back = 0;
+  }
   for (auto& th : mergers) th.join();
   const auto process_end = std::chrono::steady_clock::now();
   stats_.merge_ms = std::chrono::duration<double, std::milli>(merge_end - merge_start).count();
@@ -727,6 +735,7 @@ void MpEga::process(Aggregation op, std::chrono::steady_clock::time_point merge_
   stats_.oversize_partitions = oversize;
   stats_.feedback_rounds = rounds;
   stats_.cpu_rows = cpu_rows;
+  stats_.gathered_partitions = gathered;
   result_ = HostGroups{out_keys, out_values, out_count};
 }
 

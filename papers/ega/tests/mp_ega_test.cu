@@ -39,8 +39,8 @@ class MpEgaTest : public GpuTest {
   }
 };
 
-// The tests of the data paths, once with each MergeCopy: the paper's host copy, our gather and
-// our batched copies.
+// The tests of the data paths, once with each MergeCopy: the paper's host copy, our gather, and
+// both at once.
 class MpEgaCopyTest : public MpEgaTest, public ::testing::WithParamInterface<MergeCopy> {
  protected:
   void SetUp() override {
@@ -65,6 +65,9 @@ TEST_P(MpEgaCopyTest, ManyTilesEveryAggregation) {
     EXPECT_GT(stats.tiles, 10u);
     EXPECT_EQ(stats.gpu_tiles, stats.tiles);
     EXPECT_GE(stats.partitions, stats.merged_partitions);
+    if (copy_ == MergeCopy::kHost) EXPECT_EQ(stats.gathered_partitions, 0u);
+    if (copy_ == MergeCopy::kGpuGather) EXPECT_EQ(stats.gathered_partitions, stats.merged_partitions);
+    EXPECT_LE(stats.gathered_partitions, stats.merged_partitions);
   }
 }
 
@@ -153,10 +156,10 @@ TEST_F(MpEgaTest, OneMergeThreadFeedsFourStreams) {
 }
 
 INSTANTIATE_TEST_SUITE_P(MergeCopies, MpEgaCopyTest,
-                         ::testing::Values(MergeCopy::kHost, MergeCopy::kGpuGather, MergeCopy::kBatchedCopies),
+                         ::testing::Values(MergeCopy::kHost, MergeCopy::kGpuGather, MergeCopy::kHostAndGather),
                          [](const ::testing::TestParamInfo<MergeCopy>& info) { return to_string(info.param); });
 
-// The gather and the batched copies over many small pieces: tiny tiles, many partitions, every
+// The gather over many small pieces: tiny tiles, many partitions, every
 // load reads pieces of many tiles; and loads that start inside a piece (feedback rounds of a
 // partition larger than L).
 TEST_P(MpEgaCopyTest, PiecesOfEveryTile) {

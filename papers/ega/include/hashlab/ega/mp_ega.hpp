@@ -42,11 +42,11 @@ enum class MergeCopy {
                // pinned memory, then one copy per load takes it to the GPU
   kGpuGather,  // no host copy: one kernel per load reads the pieces over PCIe straight from the
                // tiles' output (zero-copy) into the stream's buffer (ours; README)
-  kBatchedCopies,  // no host copy: the T copies per partition that 4.2.5 avoids, as one batch of
-                   // DMA copies per load (cudaMemcpyBatchAsync; ours, README)
+  kHostAndGather,  // both at once (ours, the default): merge threads copy merged partitions from
+                   // the back of the processing order while the streams gather from its front
 };
 
-/// "host_copy", "gpu_gather", "batched_copies" (the experiments' variant names).
+/// "host_copy", "gpu_gather", "host_and_gather" (the experiments' variant names).
 const char* to_string(MergeCopy copy);
 
 struct MpEgaConfig {
@@ -58,7 +58,7 @@ struct MpEgaConfig {
   std::uint64_t groups_estimate = 0;  // n of Theorem 1; 0: the row count (an upper bound)
   std::size_t fixed_partitions = 0;   // > 0: this partition count instead of Theorem 1's (ablation)
   bool merge_small_partitions = true; // Algorithm 1 (ablation: off)
-  MergeCopy merge_copy = MergeCopy::kGpuGather;
+  MergeCopy merge_copy = MergeCopy::kHostAndGather;
   OversizeMode oversize = OversizeMode::kFeedbackLoad;
   double alpha_min = 0.2;             // 4.2.2: least load per round, as a fraction of L
   double alpha_max = 0.8;             // 4.2.2: result count beyond which the table is "full"
@@ -79,9 +79,10 @@ struct HostGroups {
 struct MpEgaStats {
   double generate_ms = 0;   // partition-generating phase (tiles)
   double merge_ms = 0;      // CPU merge of the tiles' partitions: Algorithm 1 and the layout, then
-                            // (MergeCopy::kHost) the host copies until the last one ends
-  double process_ms = 0;    // partition processing after the merge (kHost: after the last host copy,
-                            // which it overlaps; kGpuGather: all of it, the gathers included)
+                            // the host copies (not kGpuGather) until the last one ends
+  double process_ms = 0;    // partition processing after the merge: after the last host copy, which
+                            // it overlaps (kGpuGather: all of it, the gathers included)
+  std::size_t gathered_partitions = 0;  // merged partitions the streams gathered (not host-copied)
   double total_ms = 0;
   std::size_t tile_rows = 0;          // L
   std::size_t tiles = 0, gpu_tiles = 0, cpu_tiles = 0;
@@ -122,13 +123,13 @@ class MpEga {
   void merge(Aggregation op);
   void process(Aggregation op, std::chrono::steady_clock::time_point merge_start);
   void copy_merged_partition(std::size_t m);
-  /// Calls visit(keys, values, rows) for rows [from, to) of merged partition m, piece by piece
-  /// (MergeCopy::kHost: once, on the contiguous merged copy).
+  /// Calls visit(keys, values, rows) for rows [from, to) of merged partition m: once, on its
+  /// contiguous host copy when `merged`, else piece by piece from the tiles' output.
   template <typename Visit>
-  void for_each_piece(std::size_t m, std::size_t from, std::size_t to, Visit&& visit) const;
-  /// Enqueues on the stream the gather of rows [from, from + rows) of merged partition m into
-  /// red at `at` (MergeCopy::kGpuGather and kBatchedCopies).
-  void gather_rows(StreamContext& ctx, std::size_t m, std::size_t from, std::size_t rows, std::size_t at);
+  void for_each_piece(std::size_t m, bool merged, std::size_t from, std::size_t to, Visit&& visit) const;
+  /// Enqueues on the stream the load of rows [from, from + rows) of merged partition m into red at
+  /// `at`: one copy of its host copy when `merged`, else the gather of its pieces.
+  void load_rows(StreamContext& ctx, std::size_t m, bool merged, std::size_t from, std::size_t rows, std::size_t at);
   /// After a worker failed: waits for every stream's pending copies into the shared pinned
   /// buffers before the error leaves run() (errors from the streams themselves are dropped).
   void drain_streams() noexcept;
@@ -138,7 +139,7 @@ class MpEga {
   std::size_t tile_rows_ = 0;
   std::vector<std::unique_ptr<StreamContext>> contexts_;
   // Pinned workspace: the tiles' partitioned output (tile j at j * L); the merged partitions
-  // (MergeCopy::kHost only); the result (its own buffer: the merge still reads the tiles' output
+  // (not with MergeCopy::kGpuGather); the result (its own buffer: the merge still reads the tiles' output
   // while the first partitions are processed).
   PinnedBuffer<std::uint32_t> tile_keys_, merged_keys_, result_keys_;
   PinnedBuffer<std::uint64_t> tile_values_, merged_values_, result_values_;
