@@ -498,18 +498,6 @@ def _mp_claims(results_dir):
                 "measured": "no experiment; partition_plan_test checks y <= 2 x the exact optimum on 300 random "
                             "instances (CPU test)",
                 "verdict": "not measured (a unit test, not an experiment)"})
-    rows = hs.load(results_dir, PAPER, "mp_breakdown")
-    shares = []
-    for ratio in _params(rows, "merge_time") if rows else []:
-        m, t = _median(rows, "merge_time", "mp_ega", param=ratio), _median(rows, "groupby_time", "mp_ega", param=ratio)
-        if m is not None and t:
-            shares.append(f"{100 * m / t:.0f}% ({m:.1f} of {t:.1f} ms) at budget = data / {ratio:g}")
-    out.append({"claim": "4.2.5: merging each partition's T tile pieces on the CPU before processing beats T "
-                         "copies per partition",
-                "paper": "qualitative",
-                "measured": ("CPU merge = " + ", ".join(shares) + " of the group-by" if shares else "-")
-                            + "; no variant that copies the T pieces",
-                "verdict": "not measured (no variant without the CPU merge)"})
     rows = hs.load(results_dir, PAPER, "mp_streams")
     if rows:
         times = sorted((r["param_value"], r["median"]) for r in hs.verified(rows)
