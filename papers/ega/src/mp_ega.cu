@@ -523,8 +523,8 @@ void MpEga::load_rows(StreamContext& ctx, std::size_t m, bool merged, std::size_
   HASHLAB_CUDA_CHECK(cudaMemcpyAsync(sources, ctx.gather_sources.data(), pieces * sizeof(std::uint64_t),
                                      cudaMemcpyHostToDevice, ctx.stream));
   gather_pieces<<<pieces, kDefaultBlock, 0, ctx.stream>>>(tile_keys_device_, tile_values_device_, b.blue.data(),
-                                                                    sources, pieces, rows, b.red_keys.data() + at,
-                                                                    b.red_values.data() + at);
+                                                          sources, pieces, rows, b.red_keys.data() + at,
+                                                          b.red_values.data() + at);
   HASHLAB_CHECK_LAUNCH();
 }
 
