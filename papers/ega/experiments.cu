@@ -363,6 +363,9 @@ void run_mp_merge(PointContext& ctx) {
 
 // The paper's host copy into contiguous partitions vs our gather of the pieces on the GPU, at s
 // streams.
+const std::vector<std::string> kMergeCopyVariants = {to_string(MergeCopy::kHost), to_string(MergeCopy::kGpuGather),
+                                                     to_string(MergeCopy::kHostAndGather)};
+
 void run_mp_merge_copy(PointContext& ctx) {
   auto config = mp_config(ctx, kAblationRatio);
   for (MergeCopy copy : {MergeCopy::kHost, MergeCopy::kGpuGather, MergeCopy::kHostAndGather})
@@ -629,10 +632,9 @@ const harness::Registrar registrar([](harness::Registry& r) {
       "4.2.5 (merge on the CPU before the copy, against T copies per partition): host copy vs a gather on the GPU vs both",
       "MP-EGA, budget = data / 8, 1M groups: merged partitions copied together on the CPU (the paper), gathered "
       "from the tiles' pinned output by a kernel, or both at once (ours); s = 1..4 streams",
-      {"host_copy", "gpu_gather", "host_and_gather"},
+      kMergeCopyVariants,
       [](const RunOptions& o) {
-        return sweep({"host_copy", "gpu_gather", "host_and_gather"}, {o.pick_size(kBarRows, 500000000)}, "streams",
-                     {1, 2, 3, 4});
+        return sweep(kMergeCopyVariants, {o.pick_size(kBarRows, 500000000)}, "streams", {1, 2, 3, 4});
       },
       run_mp_merge_copy));
 
