@@ -31,7 +31,8 @@ def load(results_dir, paper, experiment):
                     row[key] = float(row[key]) if row.get(key) not in (None, "") else None
                 except ValueError:
                     row[key] = None
-            row["verified"] = row.get("verified") == "true"
+            row["sampled"] = row.get("verified") == "sampled"
+            row["verified"] = row.get("verified") in ("true", "sampled")
             rows.append(row)
     return rows
 

@@ -202,6 +202,12 @@ void PointContext::verify(bool ok, const std::string& what_failed) {
   }
 }
 
+void PointContext::verify_sampled(bool ok, const std::string& how, const std::string& what_failed) {
+  sampled_ = true;
+  note("verified on a sample: " + how);
+  verify(ok, what_failed);
+}
+
 void PointContext::note(const std::string& text) {
   if (!notes_.empty()) notes_ += "; ";
   notes_ += text;

@@ -115,14 +115,15 @@ class ResultFile {
     std::ofstream(csv_path_) << kCsvHeader << "\n";
   }
 
-  void add(const Point& p, const PointContext& ctx, bool verified, const std::string& note, int repetitions) {
+  // `verified`: "true" (the whole output checked), "sampled" (a documented sample), "false".
+  void add(const Point& p, const PointContext& ctx, const char* verified, const std::string& note, int repetitions) {
     std::ofstream out(csv_path_, std::ios::app);
     const std::string stamp = utc_timestamp();
     auto row = [&](const Metric& m) {
       out << csv_field(experiment_.paper) << "," << csv_field(experiment_.name) << "," << csv_field(p.variant) << ","
           << p.n << "," << csv_field(p.param_name) << "," << (p.param_name.empty() ? "" : number(p.param_value)) << ","
           << csv_field(m.name) << "," << number(m.median) << "," << number(m.min) << "," << number(m.max) << ","
-          << csv_field(m.unit) << "," << (verified ? "true" : "false") << "," << csv_field(device_) << "," << stamp
+          << csv_field(m.unit) << "," << verified << "," << csv_field(device_) << "," << stamp
           << "," << git_sha() << "," << repetitions << "," << csv_field(note) << "\n";
     };
     if (ctx.metrics().empty()) row({"status", 0, 0, 0, ""});  // a point that produced nothing is still recorded
@@ -225,7 +226,8 @@ RunSummary run_experiments(const std::vector<const Experiment*>& experiments, co
         ++failed_here;
         summary.failures.push_back(e->paper + "/" + e->name + " " + point.label() + ": " + why);
       }
-      file.add(point, ctx, verified, note, options.effective_repetitions());
+      file.add(point, ctx, !verified ? "false" : ctx.sampled() ? "sampled" : "true", note,
+               options.effective_repetitions());
 
       ++done;
       done_weight += weight(point);

@@ -88,6 +88,36 @@ TEST_F(Runner, FailedVerificationIsMarkedFalseAndCounted) {
   }
 }
 
+TEST_F(Runner, ASampledCheckIsRecordedAsSampledNotTrue) {
+  Experiment e = cpu_experiment("sampled", true);
+  e.run = [](PointContext& ctx) {
+    ctx.report_value("x", 1, "count");
+    if (ctx.point().variant == "a") ctx.verify_sampled(true, "every 100th row");
+    else ctx.verify(true);
+  };
+  const RunSummary summary = run_experiments({&e}, options_);
+  EXPECT_EQ(summary.failed, 0);
+  const auto lines = lines_of(out_ + "/runner_test/sampled.csv");
+  ASSERT_EQ(lines.size(), 5u);
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    const bool a = lines[i].find("runner_test,sampled,a,") == 0;
+    EXPECT_NE(lines[i].find(a ? ",sampled,cpu-only," : ",true,cpu-only,"), std::string::npos) << lines[i];
+    if (a) EXPECT_NE(lines[i].find("verified on a sample: every 100th row"), std::string::npos) << lines[i];
+  }
+}
+
+TEST_F(Runner, AFailedSampledCheckIsFalse) {
+  Experiment e = cpu_experiment("sampled_failing", true);
+  e.run = [](PointContext& ctx) {
+    ctx.report_value("x", 1, "count");
+    ctx.verify_sampled(false, "every 100th row", "row 300 differs");
+  };
+  const RunSummary summary = run_experiments({&e}, options_);
+  EXPECT_EQ(summary.failed, summary.points);
+  for (const auto& line : lines_of(out_ + "/runner_test/sampled_failing.csv"))
+    if (line.rfind("paper,", 0) != 0) EXPECT_NE(line.find(",false,cpu-only,"), std::string::npos) << line;
+}
+
 TEST_F(Runner, APointThatNeverVerifiesFails) {
   Experiment e = cpu_experiment("unverified", true);
   e.run = [](PointContext& ctx) { ctx.report_value("x", 1, "count"); };

@@ -108,6 +108,9 @@ class PointContext {
   /// Records the verdict of comparing this point's output with the CPU reference. Call at least
   /// once per point; any false (or no call at all) makes the point FAILED.
   void verify(bool ok, const std::string& what_failed = "");
+  /// The same for a check of a documented sample of the output (the largest inputs): the point is
+  /// recorded as `sampled`, not `true` (docs/verdicts.md, rule 5). `how` says what was checked.
+  void verify_sampled(bool ok, const std::string& how, const std::string& what_failed = "");
   /// A note for the result row (e.g. "verified on a 1M-row sample").
   void note(const std::string& text);
 
@@ -125,6 +128,8 @@ class PointContext {
   // Read by the harness after the point ran.
   const std::vector<Metric>& metrics() const { return metrics_; }
   bool verified() const { return verify_calls_ > 0 && all_ok_; }
+  /// Whether any check of this point was a sample rather than the whole output.
+  bool sampled() const { return sampled_; }
   const std::string& failure() const { return failure_; }
   const std::string& notes() const { return notes_; }
 
@@ -136,6 +141,7 @@ class PointContext {
   std::vector<Metric> metrics_;
   int verify_calls_ = 0;
   bool all_ok_ = true;
+  bool sampled_ = false;
   std::string failure_;
   std::string notes_;
 };

@@ -1,0 +1,833 @@
+"""The verdict engine: every claim of `papers/<paper>/claims.toml` and `compare/claims.toml`,
+evaluated from the result CSVs into a typed verdict by the rules of `docs/verdicts.md`.
+
+A claim file is data a person edits and reviews; this module is the only place where a verdict
+is decided. `report.py` renders what `evaluate` returns; no other script writes verdict text.
+
+    python3 plots/verdicts.py --results results/reference/h100_80gb_hbm3 [--paper cuckoo]
+    python3 plots/verdicts.py --check      # every claim file parses and names known rules
+
+Verdicts: `reproduced`, `partly`, `not reproduced`, `not measured` (a reason is required) for the
+papers' claims; `measured` for our own questions and for the papers' absolute figures from
+another GPU, which are information, not verdicts (docs/verdicts.md, rule 2).
+"""
+import argparse
+import csv
+import glob
+import json
+import math
+import os
+import re
+import sys
+from dataclasses import dataclass, field
+
+try:
+    import tomllib  # Python >= 3.11
+except ModuleNotFoundError:  # pragma: no cover - Python 3.8-3.10 with the tomli package
+    try:
+        import tomli as tomllib
+    except ModuleNotFoundError:
+        sys.exit("verdicts: reading claims.toml needs Python >= 3.11 or the tomli package "
+                 "(pip install tomli, or apt-get install python3-tomli)")
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+REPRODUCED, PARTLY, NOT_REPRODUCED, NOT_MEASURED, MEASURED = (
+    "reproduced", "partly", "not reproduced", "not measured", "measured")
+VERDICTS = (REPRODUCED, PARTLY, NOT_REPRODUCED, NOT_MEASURED, MEASURED)
+
+# Where each module's claims live, in report order.
+MODULES = ["baselines", "cuckoo", "hashgraph", "rapids_groupby", "ega", "pkpk_join", "compare"]
+
+
+def claims_path(module):
+    if module == "compare":
+        return os.path.join(ROOT, "compare", "claims.toml")
+    if module == "baselines":
+        return os.path.join(ROOT, "common", "claims.toml")
+    return os.path.join(ROOT, "papers", module, "claims.toml")
+
+
+# Rule 2 (docs/verdicts.md): DRAM bandwidth from each GPU's specification, GB/s. A paper's
+# absolute figure is scaled by the ratio of the two GPUs' bandwidths, as information.
+GPU_BANDWIDTH_GBPS = {
+    "GTX 470": 133.9,
+    "GTX 480": 177.4,
+    "Quadro GV100": 870.0,
+    "RTX 2080": 448.0,
+    "Titan Xp": 547.6,
+    "RTX 3090": 936.2,
+    "RTX 4090": 1008.0,
+    "NVIDIA H100 80GB HBM3": 3352.0,
+    "NVIDIA H100 PCIe": 2039.0,
+    "NVIDIA H200": 4800.0,
+}
+
+# Rule 1: a figure the paper reports of its own system ("x2.03", "74.1% of the time") is claimed
+# within a factor of 1.25 either way (`about`).
+ABOUT_FACTOR = 1.25
+# Rule 3: a rate the paper states as one number is claimed within a factor of 2 either way.
+PROPORTION_FACTOR = 2.0
+CONFIDENCE = 0.95
+
+
+class ClaimError(ValueError):
+    """A claim file that cannot be evaluated as written: a typo, an unknown rule, a missing field."""
+
+
+# --------------------------------------------------------------------------------------------
+# Results: the CSV rows a quantity is taken from.
+
+SIZE_SUFFIX = {"": 1, "K": 1e3, "M": 1e6, "G": 1e9, "Ki": 1 << 10, "Mi": 1 << 20, "Gi": 1 << 30}
+
+
+def parse_size(text):
+    """'32Mi' -> 33554432, '10M' -> 10000000, 5 -> 5 (as the hashlab CLI reads sizes)."""
+    if isinstance(text, (int, float)):
+        return float(text)
+    m = re.fullmatch(r"\s*([0-9.]+)\s*(Ki|Mi|Gi|K|M|G|)\s*", str(text))
+    if not m:
+        raise ClaimError(f"not a size: {text!r} (write e.g. 32Mi or 10M)")
+    return float(m.group(1)) * SIZE_SUFFIX[m.group(2)]
+
+
+def format_size(n):
+    n = int(n)
+    for suffix, unit in (("Gi", 1 << 30), ("Mi", 1 << 20), ("Ki", 1 << 10)):
+        if n >= unit and n % unit == 0:
+            return f"{n // unit}{suffix}"
+    for suffix, unit in (("G", 10 ** 9), ("M", 10 ** 6), ("K", 10 ** 3)):
+        if n >= unit and n % unit == 0:
+            return f"{n // unit}{suffix}"
+    return f"{n:,}"
+
+
+def fmt(x):
+    """A number for a table cell: three significant digits, no exponent for ordinary values."""
+    if x is None:
+        return "-"
+    if x == 0:
+        return "0"
+    a = abs(x)
+    if a >= 1000:
+        return f"{x:,.0f}"
+    if a >= 100:
+        return f"{x:.0f}"
+    if a >= 10:
+        return f"{x:.1f}"
+    if a >= 0.01:
+        return f"{x:.3g}"
+    return f"{x:.2e}"
+
+
+class Results:
+    """The result CSVs and device limits of one results folder, loaded once."""
+
+    def __init__(self, folder):
+        self.folder = folder
+        self._csv = {}
+        self._limits = None
+
+    def rows(self, module, experiment):
+        key = (module, experiment)
+        if key not in self._csv:
+            path = os.path.join(self.folder, module, experiment + ".csv")
+            rows = []
+            if os.path.exists(path):
+                with open(path, newline="") as f:
+                    for row in csv.DictReader(f):
+                        for k in ("n", "param_value", "median", "min", "max"):
+                            try:
+                                row[k] = float(row[k]) if row.get(k) not in (None, "") else None
+                            except ValueError:
+                                row[k] = None
+                        rows.append(row)
+            self._csv[key] = rows if os.path.exists(path) else None
+        return self._csv[key]
+
+    def limits(self):
+        if self._limits is None:
+            path = os.path.join(self.folder, "device.json")
+            self._limits = {}
+            if os.path.exists(path):
+                with open(path) as f:
+                    self._limits = json.load(f)
+        return self._limits
+
+    def device(self):
+        name = self.limits().get("device")
+        if name:
+            return name
+        for path in sorted(glob.glob(os.path.join(self.folder, "*", "*.csv"))):
+            with open(path, newline="") as f:
+                for row in csv.DictReader(f):
+                    if row.get("device"):
+                        return row["device"]
+        return "unknown device"
+
+
+@dataclass
+class Value:
+    """One measured point: the median and the extremes of its repetitions."""
+    median: float
+    lo: float
+    hi: float
+    sampled: bool = False
+
+
+@dataclass
+class Series:
+    """A quantity's values by x (x is None for a single point), its unit and its label."""
+    points: dict
+    unit: str = ""
+    label: str = ""
+    sampled: bool = False
+    missing: str = ""  # why there are no points, when there are none
+
+
+QUANTITY_KEYS = {"experiment", "module", "variant", "metric", "n", "param", "param_name", "x", "x_in",
+                 "pick", "scale", "times_x", "label", "limit", "unit", "ratio", "fraction"}
+
+
+def quantity(results, spec, module, over):
+    """The Series a quantity spec selects. `over` names the axis ('n' or 'param') the rule sweeps;
+    without it the spec must select exactly one point."""
+    unknown = set(spec) - QUANTITY_KEYS
+    if unknown:
+        raise ClaimError(f"unknown quantity field(s) {sorted(unknown)}; known: {sorted(QUANTITY_KEYS)}")
+    scale = float(spec.get("scale", 1.0))
+    if "ratio" in spec:  # a quotient of two quantities, e.g. one variant's slow-down against another's
+        num, den = spec["ratio"]
+        s = ratio_series(quantity(results, num, module, over), quantity(results, den, module, over))
+        s.label = spec.get("label", s.label)
+        return s
+    if "limit" in spec:
+        v = results.limits().get(spec["limit"])
+        label = spec.get("label", spec["limit"])
+        if v is None:
+            return Series({}, spec.get("unit", ""), label, missing=f"no hardware limit '{spec['limit']}' in device.json")
+        v = float(v) * scale
+        return Series({None: Value(v, v, v)}, spec.get("unit", ""), label)
+    for key in ("experiment", "metric"):
+        if key not in spec:
+            raise ClaimError(f"a quantity needs '{key}' (or 'limit'): {spec}")
+    mod = spec.get("module", module)
+    rows = results.rows(mod, spec["experiment"])
+    label = spec.get("label") or spec["metric"]
+    where = f"{mod}/{spec['experiment']}.csv"
+    if rows is None:
+        return Series({}, label=label, missing=f"no results for {where}")
+    variants = spec.get("variant")
+    if isinstance(variants, str):
+        variants = [variants]
+    n = parse_size(spec["n"]) if "n" in spec else None
+    params = spec.get("param")
+    x_axis = spec.get("x", over if over in ("n", "param") else None)
+    x_in = spec.get("x_in")
+    selected, unit = [], ""
+    for r in rows:
+        if r["metric"] != spec["metric"] or r.get("verified") not in ("true", "sampled"):
+            continue
+        if variants is not None and r["variant"] not in variants:
+            continue
+        if n is not None and r["n"] != n:
+            continue
+        if params is not None:
+            wanted = params if isinstance(params, list) else [params]
+            if r["param_value"] is None or not any(math.isclose(r["param_value"], float(p), rel_tol=1e-9, abs_tol=1e-12)
+                                                   for p in wanted):
+                continue
+        if "param_name" in spec and r.get("param_name") != spec["param_name"]:
+            continue
+        x = None if x_axis is None else (r["n"] if x_axis == "n" else r["param_value"])
+        if x_in is not None and x is not None and not (x_in[0] <= x <= x_in[1]):
+            continue
+        selected.append((x, r))
+        unit = unit or r.get("unit", "")
+    if not selected:
+        what = ", ".join(f"{k}={spec[k]}" for k in ("variant", "metric", "n", "param") if k in spec)
+        return Series({}, unit, label, missing=f"no verified rows with {what} in {where}")
+    by_x = {}
+    for x, r in selected:
+        by_x.setdefault(x, []).append(r)
+    pick = spec.get("pick")
+    points, sampled = {}, False
+    for x, rs in by_x.items():
+        if len(rs) > 1:
+            if pick not in ("max", "min"):
+                detail = sorted({(r["variant"], r["n"], r["param_value"]) for r in rs})[:4]
+                raise ClaimError(f"{len(rs)} rows of {where} match {spec} at x={x} (e.g. {detail}): give variant, n "
+                                 "or param, or pick = 'max' / 'min'")
+            r = (max if pick == "max" else min)(rs, key=lambda r: r["median"])
+        else:
+            r = rs[0]
+        factor = scale * (x if spec.get("times_x") and x is not None else 1.0)
+        if spec.get("times_x") and x is None:
+            factor = scale * (r["param_value"] if r["param_value"] is not None else 1.0)
+        lo, hi = sorted((r["min"] * factor, r["max"] * factor))
+        s = r.get("verified") == "sampled"
+        sampled = sampled or s
+        points[x] = Value(r["median"] * factor, lo, hi, s)
+    return Series(points, spec.get("unit", unit), label, sampled)
+
+
+def ratio_series(a, b):
+    """a / b at every x both have; the interval is the widest the repetitions allow."""
+    if b is None:
+        return a
+    pts = {}
+    for x, va in a.points.items():
+        vb = b.points.get(x, b.points.get(None) if len(b.points) == 1 else None)
+        if vb is None or vb.median == 0 or vb.lo <= 0 or vb.hi <= 0:
+            continue
+        pts[x] = Value(va.median / vb.median, va.lo / vb.hi, va.hi / vb.lo, va.sampled or vb.sampled)
+    missing = a.missing or b.missing or ("" if pts else f"'{a.label}' and '{b.label}' share no point")
+    return Series(pts, "", f"{a.label} / {b.label}", a.sampled or b.sampled, missing)
+
+
+# --------------------------------------------------------------------------------------------
+# Rules. Each takes the claim and the results and returns (verdict, measured text, reason).
+
+def x_name(claim, x):
+    if x is None:
+        return ""
+    axis = claim.get("over", "")
+    if axis == "n":
+        return f"N={format_size(x)}"
+    name = claim.get("x_label", "")
+    return f"{name}{' ' if name else ''}{x:g}"
+
+
+def describe(series, claim, limit=8):
+    """'1.93 (1.85-2.01)' for one point, 'x1: m, x2: m, ...' for a sweep."""
+    unit = f" {series.unit}" if series.unit and series.unit not in ("count", "bool", "fraction") else ""
+    items = sorted(series.points.items(), key=lambda t: (t[0] is not None, t[0] or 0))
+    parts = []
+    for x, v in items[:limit]:
+        spread = f" ({fmt(v.lo)}-{fmt(v.hi)})" if v.lo != v.hi and not math.isclose(v.lo, v.hi, rel_tol=1e-3) else ""
+        parts.append(f"{x_name(claim, x)}{': ' if x is not None else ''}{fmt(v.median)}{unit}{spread}")
+    if len(items) > limit:
+        parts.append(f"... ({len(items)} points)")
+    return ", ".join(parts)
+
+
+def judged(claim):
+    """The judged quantity's description: 'a' or 'a / b' with their labels."""
+    a = claim["a"].get("label") or claim["a"].get("metric") or claim["a"].get("limit")
+    if "b" not in claim:
+        return a
+    b = claim["b"].get("label") or claim["b"].get("metric") or claim["b"].get("limit")
+    return f"{a} / {b}"
+
+
+def holds_interval(lo, hi, med, bounds):
+    """(holds at the worst repetition, holds at the median) for a value against its bounds."""
+    worst = med_ok = True
+    if "at_least" in bounds:
+        worst &= lo >= bounds["at_least"]
+        med_ok &= med >= bounds["at_least"]
+    if "at_most" in bounds:
+        worst &= hi <= bounds["at_most"]
+        med_ok &= med <= bounds["at_most"]
+    if "within" in bounds:
+        low, high = bounds["within"]
+        worst &= low <= lo and hi <= high
+        med_ok &= low <= med <= high
+    return worst, med_ok
+
+
+def bounds_text(bounds):
+    parts = []
+    if "at_least" in bounds:
+        parts.append(f">= {fmt(bounds['at_least'])}")
+    if "at_most" in bounds:
+        parts.append(f"<= {fmt(bounds['at_most'])}")
+    if "within" in bounds:
+        parts.append(f"in [{fmt(bounds['within'][0])}, {fmt(bounds['within'][1])}]")
+    return " and ".join(parts)
+
+
+def bounds_of(claim):
+    b = {k: claim[k] for k in ("at_least", "at_most", "within") if k in claim}
+    if "about" in claim:
+        b["within"] = [claim["about"] / ABOUT_FACTOR, claim["about"] * ABOUT_FACTOR]
+    if not b:
+        raise ClaimError("the rule needs at_least, at_most, within or about")
+    return b
+
+
+def aggregate(claim, results_per_x, what):
+    """Rule 1's verdict over the points of a sweep (or the one point of a claim without `over`).
+    results_per_x: [(x, holds_worst, holds_median)]."""
+    quantifier = claim.get("quantifier", "all")
+    worst = [x for x, w, _ in results_per_x if w]
+    median = [x for x, _, m in results_per_x if m]
+    total = len(results_per_x)
+    names = lambda xs: ", ".join(x_name(claim, x) for x in xs) or "none"
+    if quantifier == "any":
+        if worst:
+            return REPRODUCED, f"holds at the worst repetition at {names(worst)}"
+        if median:
+            return PARTLY, f"holds at the median only, at {names(median)}"
+        return NOT_REPRODUCED, f"{what} at none of {total} points"
+    if quantifier != "all":
+        raise ClaimError(f"quantifier must be 'all' or 'any', not {quantifier!r}")
+    if len(worst) == total:
+        return REPRODUCED, ""
+    if len(median) == total:
+        short = [x for x, w, _ in results_per_x if not w]
+        return PARTLY, ("holds at the median but not at the worst repetition"
+                        + (f" at {names(short)}" if short != [None] else ""))
+    failing = [x for x, _, m in results_per_x if not m]
+    if median:
+        return PARTLY, f"holds at {len(median)} of {total} points; not at {names(failing)}"
+    return NOT_REPRODUCED, (f"{what}" if total == 1 else f"{what} at none of {total} points")
+
+
+def rule_bound(claim, results, module):
+    """Rule 1: a value, or the ratio a / b, against bounds, at every point of the sweep."""
+    over = claim.get("over")
+    a = quantity(results, claim["a"], module, over)
+    b = quantity(results, claim["b"], module, over) if "b" in claim else None
+    s = ratio_series(a, b)
+    if not s.points:
+        return None, "", (a.missing or (b.missing if b else "") or s.missing)
+    bounds = bounds_of(claim)
+    per_x = [(x, *holds_interval(v.lo, v.hi, v.median, bounds)) for x, v in sorted(
+        s.points.items(), key=lambda t: (t[0] is not None, t[0] or 0))]
+    verdict, reason = aggregate(claim, per_x, f"{judged(claim)} is not {bounds_text(bounds)}")
+    measured = f"{judged(claim)}: {describe(s, claim)}; claim {bounds_text(bounds)}"
+    if b is not None and len(s.points) == 1:
+        (x, _), = s.points.items()
+        va, vb = a.points.get(x) or next(iter(a.points.values())), b.points.get(x) or next(iter(b.points.values()))
+        measured += f" ({a.label} {fmt(va.median)}{' ' + a.unit if a.unit else ''}, {b.label} {fmt(vb.median)}" \
+                    f"{' ' + b.unit if b.unit else ''})"
+    return verdict, measured, reason
+
+
+def rule_trend(claim, results, module):
+    """Rule 1 for a trend: every step of the sweep rises (or falls)."""
+    over = claim.get("over")
+    if over not in ("n", "param"):
+        raise ClaimError("a trend needs over = 'n' or 'param'")
+    a = quantity(results, claim["a"], module, over)
+    s = ratio_series(a, quantity(results, claim["b"], module, over) if "b" in claim else None)
+    if len(s.points) < 2:
+        return None, "", s.missing or a.missing or "fewer than two points to make a trend"
+    direction = claim.get("direction")
+    if direction not in ("rising", "falling"):
+        raise ClaimError("a trend needs direction = 'rising' or 'falling'")
+    xs = sorted(s.points)
+    steps = []
+    for x0, x1 in zip(xs, xs[1:]):
+        v0, v1 = s.points[x0], s.points[x1]
+        if direction == "rising":
+            steps.append((x1, v1.lo > v0.hi, v1.median > v0.median))
+        else:
+            steps.append((x1, v1.hi < v0.lo, v1.median < v0.median))
+    verdict, reason = aggregate(dict(claim, quantifier="all"), steps, f"not {direction}")
+    if reason.startswith("holds at"):
+        reason = reason.replace("points", "steps").replace("not at", "not in the step to")
+    return verdict, f"{judged(claim)}: {describe(s, claim)}", reason
+
+
+def rule_spread(claim, results, module):
+    """Rule 1 for 'insensitive to x': max / min over the sweep at most a bound."""
+    over = claim.get("over")
+    a = quantity(results, claim["a"], module, over)
+    s = ratio_series(a, quantity(results, claim["b"], module, over) if "b" in claim else None)
+    if len(s.points) < 2:
+        return None, "", s.missing or a.missing or "fewer than two points"
+    vals = s.points.values()
+    med = max(v.median for v in vals) / min(v.median for v in vals)
+    worst = max(v.hi for v in vals) / min(v.lo for v in vals)
+    limit = claim.get("at_most")
+    if limit is None:
+        raise ClaimError("a spread needs at_most")
+    measured = f"max / min of {judged(claim)} over {len(s.points)} points = {fmt(med)} (worst {fmt(worst)}); claim <= {fmt(limit)}"
+    if worst <= limit:
+        return REPRODUCED, measured, ""
+    if med <= limit:
+        return PARTLY, measured, "holds at the median, not at the worst repetition"
+    return NOT_REPRODUCED, measured, f"varies {fmt(med)}x"
+
+
+def rule_best_at(claim, results, module):
+    """Rule 1 for an optimum: the x of the best value lies in a range; statistical ties count."""
+    over = claim.get("over")
+    a = quantity(results, claim["a"], module, over)
+    s = ratio_series(a, quantity(results, claim["b"], module, over) if "b" in claim else None)
+    if len(s.points) < 2:
+        return None, "", s.missing or a.missing or "fewer than two points"
+    best = claim.get("best", "max")
+    lo_x, hi_x = claim["within"]
+    inside = lambda x: lo_x <= x <= hi_x
+    pick = max if best == "max" else min
+    x_best = pick(s.points, key=lambda x: s.points[x].median)
+    vb = s.points[x_best]
+    ties = [x for x, v in s.points.items() if x != x_best and (v.hi >= vb.lo if best == "max" else v.lo <= vb.hi)]
+    measured = (f"{best} of {judged(claim)} at {x_name(claim, x_best)} ({fmt(vb.median)})"
+                + (f"; tied within the repetitions: {', '.join(x_name(claim, x) for x in sorted(ties))}" if ties else "")
+                + f"; claim: at {x_name(claim, lo_x)}..{x_name(claim, hi_x)}")
+    if inside(x_best) and all(inside(x) for x in ties):
+        return REPRODUCED, measured, ""
+    if inside(x_best):
+        return PARTLY, measured, "a point outside the range is tied with the best"
+    if any(inside(x) for x in ties):
+        return PARTLY, measured, f"best at {x_name(claim, x_best)}, tied with a point in the range"
+    return NOT_REPRODUCED, measured, f"best at {x_name(claim, x_best)}"
+
+
+def rule_first_at(claim, results, module):
+    """Rule 1 for a threshold along a sweep: the first x (ascending) at which the value meets
+    `reaches` (a bound: at_least / at_most) lies within the claimed range of x."""
+    over = claim.get("over")
+    a = quantity(results, claim["a"], module, over)
+    s = ratio_series(a, quantity(results, claim["b"], module, over) if "b" in claim else None)
+    if not s.points:
+        return None, "", s.missing or a.missing
+    reaches = claim.get("reaches")
+    if not isinstance(reaches, dict):
+        raise ClaimError("first_at needs reaches = { at_least = ... } or { at_most = ... }")
+    xs = sorted(s.points)
+    first_med = next((x for x in xs if holds_interval(s.points[x].lo, s.points[x].hi, s.points[x].median, reaches)[1]), None)
+    first_worst = next((x for x in xs if holds_interval(s.points[x].lo, s.points[x].hi, s.points[x].median, reaches)[0]), None)
+    lo_x, hi_x = claim["within"]
+    inside = lambda x: x is not None and lo_x <= x <= hi_x
+    edge = " (the smallest tried)" if first_med == xs[0] else ""
+    measured = (f"{judged(claim)} first {bounds_text(reaches)} at "
+                + (f"{x_name(claim, first_med)}{edge}" if first_med is not None else f"none up to {x_name(claim, xs[-1])}")
+                + (f" ({fmt(s.points[first_med].median)})" if first_med is not None else "")
+                + f"; claim: at {x_name(claim, lo_x)}..{x_name(claim, hi_x)}")
+    if inside(first_worst) and first_worst == first_med:
+        return REPRODUCED, measured, ""
+    if inside(first_med):
+        return PARTLY, measured, "at the median; at the worst repetition " + (
+            f"from {x_name(claim, first_worst)}" if first_worst is not None else "nowhere")
+    if first_med is None:
+        return NOT_REPRODUCED, measured, f"never {bounds_text(reaches)} in the sweep"
+    return NOT_REPRODUCED, measured, f"first at {x_name(claim, first_med)}"
+
+
+def rule_linear(claim, results, module):
+    """Rule 1 for 'grows linearly': every interior point within a relative tolerance of the line
+    between the sweep's end points."""
+    over = claim.get("over")
+    s = quantity(results, claim["a"], module, over)
+    if len(s.points) < 3:
+        return None, "", s.missing or "fewer than three points"
+    xs = sorted(s.points)
+    x0, x1 = xs[0], xs[-1]
+    y0, y1 = s.points[x0].median, s.points[x1].median
+    tol = claim["at_most"]
+    per_x, worst_dev = [], 0.0
+    for x in xs[1:-1]:
+        line = y0 + (y1 - y0) * (x - x0) / (x1 - x0)
+        v = s.points[x]
+        dev_med = abs(v.median - line) / line
+        dev_worst = max(abs(v.lo - line), abs(v.hi - line)) / line
+        worst_dev = max(worst_dev, dev_med)
+        per_x.append((x, dev_worst <= tol, dev_med <= tol))
+    verdict, reason = aggregate(dict(claim, quantifier="all"), per_x, "off the line")
+    return verdict, (f"largest deviation of {judged(claim)} from the straight line between "
+                     f"{x_name(claim, x0)} and {x_name(claim, x1)}: {worst_dev:.1%}; claim <= {tol:.0%}"), reason
+
+
+# Rule 3: proportions. The exact (Clopper-Pearson) interval of k events in n trials.
+
+def _binom_cdf(k, n, p):
+    if p <= 0:
+        return 1.0
+    if p >= 1:
+        return 1.0 if k >= n else 0.0
+    lp, lq = math.log(p), math.log1p(-p)
+    total = 0.0
+    for i in range(0, k + 1):
+        total += math.exp(math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1) + i * lp + (n - i) * lq)
+    return min(total, 1.0)
+
+
+def _solve(f, target, lo=0.0, hi=1.0):
+    """p in [lo, hi] with f(p) = target, f decreasing in p (bisection)."""
+    for _ in range(100):
+        mid = (lo + hi) / 2
+        if f(mid) > target:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+def clopper_pearson(k, n, confidence=CONFIDENCE):
+    """The exact two-sided interval of a proportion from k events in n trials."""
+    alpha = 1 - confidence
+    lower = 0.0 if k == 0 else _solve(lambda p: _binom_cdf(k - 1, n, p), 1 - alpha / 2)
+    upper = 1.0 if k == n else _solve(lambda p: _binom_cdf(k, n, p), alpha / 2)
+    return lower, upper
+
+
+def trials_to_decide(k, n, band):
+    """The number of trials (at the same observed fraction) at which the interval would decide."""
+    frac = k / n
+    m = n
+    for _ in range(24):
+        m *= 2
+        lo, hi = clopper_pearson(round(frac * m), m)
+        if (band[0] <= lo and hi <= band[1]) or hi < band[0] or lo > band[1]:
+            return m
+    return None
+
+
+def rule_proportion(claim, results, module):
+    """Rule 3: k events in n trials against the claimed proportion, with a 95% exact interval."""
+    ev = quantity(results, claim["events"], module, None)
+    tr = quantity(results, claim["trials"], module, None)
+    if not ev.points or not tr.points:
+        return None, "", ev.missing or tr.missing
+    e, t = next(iter(ev.points.values())), next(iter(tr.points.values()))
+    n = int(round(t.median))
+    k = int(round(e.median * (n if claim["events"].get("fraction") else 1)))  # fraction: events / trials
+    if "within" in claim:
+        band = tuple(claim["within"])
+    elif "value" in claim:
+        band = (claim["value"] / PROPORTION_FACTOR, min(1.0, claim["value"] * PROPORTION_FACTOR))
+    else:
+        raise ClaimError("a proportion needs value (the paper's rate) or within = [lo, hi]")
+    lo, hi = clopper_pearson(k, n)
+    measured = (f"{k} of {n} ({k / n:.2%}); 95% interval [{lo:.2%}, {hi:.2%}]; claim in "
+                f"[{band[0]:.2%}, {band[1]:.2%}]")
+    if band[0] <= lo and hi <= band[1]:
+        return REPRODUCED, measured, ""
+    if hi < band[0] or lo > band[1]:
+        return NOT_REPRODUCED, measured, "the interval excludes the claimed range"
+    need = trials_to_decide(k, n, band)
+    return NOT_MEASURED, measured, ("undecided: the interval overlaps the claimed range without lying in it"
+                                    + (f"; about {need:,} trials at this rate would decide" if need else ""))
+
+
+def rule_absolute(claim, results, module):
+    """Rule 2: a paper's absolute figure from its GPU is information, scaled by the two GPUs'
+    DRAM bandwidths; the verdict belongs to the paper's ratios to its own baselines."""
+    paper = claim.get("figure")
+    if not isinstance(paper, dict) or "value" not in paper or paper.get("kind") not in ("time", "rate"):
+        raise ClaimError("an absolute claim needs figure = { value = ..., kind = 'time' | 'rate', gpu = ... }")
+    a = quantity(results, claim["a"], module, None)
+    if not a.points:
+        return None, "", a.missing
+    v = next(iter(a.points.values()))
+    device = results.device()
+    ours_bw = GPU_BANDWIDTH_GBPS.get(device)
+    theirs_bw = GPU_BANDWIDTH_GBPS.get(paper.get("gpu", ""))
+    text = f"{a.label}: {fmt(v.median)} {a.unit} on this GPU ({device})"
+    if ours_bw and theirs_bw:
+        scale = ours_bw / theirs_bw
+        expected = paper["value"] * (scale if paper["kind"] == "rate" else 1 / scale)
+        ratio = (v.median / expected) if paper["kind"] == "rate" else (expected / v.median)
+        text += (f"; the paper's {fmt(paper['value'])} {paper.get('unit', '')} on a {paper['gpu']} scaled by DRAM "
+                 f"bandwidth ({fmt(theirs_bw)} -> {fmt(ours_bw)} GB/s): {fmt(expected)} {paper.get('unit', '')}; "
+                 f"ours is {fmt(ratio)}x that")
+    else:
+        missing = paper.get("gpu") if not theirs_bw else device
+        text += f"; no bandwidth normalisation: {missing or 'the paper names no GPU'} has no bandwidth in the rule book"
+    return MEASURED, text, "absolute figure from another GPU: information (rule 2)"
+
+
+def rule_measured(claim, results, module):
+    """Our own question: the numbers, and the bar it is held to where it has one."""
+    over = claim.get("over")
+    a = quantity(results, claim["a"], module, over)
+    s = ratio_series(a, quantity(results, claim["b"], module, over) if "b" in claim else None)
+    if not s.points:
+        return None, "", s.missing or a.missing
+    text = f"{judged(claim)}: {describe(s, claim)}"
+    bounds = {k: claim[k] for k in ("at_least", "at_most", "within") if k in claim}
+    if not bounds:
+        return MEASURED, text, ""
+    per_x = [(x, *holds_interval(v.lo, v.hi, v.median, bounds)) for x, v in s.points.items()]
+    ok_worst = all(w for _, w, _ in per_x)
+    ok_med = all(m for _, _, m in per_x)
+    bar = bounds_text(bounds)
+    return MEASURED, text, (f"meets the bar ({bar})" if ok_worst else
+                            f"meets the bar ({bar}) at the median only" if ok_med else f"misses the bar ({bar})")
+
+
+def rule_winner(claim, results, module):
+    """Our own question 'which is fastest': the best of several candidates, at one point."""
+    cands = claim.get("candidates")
+    if not cands:
+        raise ClaimError("a winner question needs candidates = [{...}, ...]")
+    best = claim.get("best", "max")
+    vals = []
+    for c in cands:
+        s = quantity(results, c, module, None)
+        if s.points:
+            vals.append((c.get("label") or c.get("variant"), next(iter(s.points.values())), s.unit))
+    if len(vals) < 2:
+        return None, "", "fewer than two candidates measured"
+    vals.sort(key=lambda t: t[1].median, reverse=(best == "max"))
+    (w, vw, unit), (second, vs, _) = vals[0], vals[1]
+    tied = (vs.hi >= vw.lo) if best == "max" else (vs.lo <= vw.hi)
+    norm = None
+    if "fraction_of" in claim:
+        limit = quantity(results, claim["fraction_of"], module, None)
+        norm = next(iter(limit.points.values())).median if limit.points else None
+    text = ", ".join(f"{name} {fmt(v.median)}" + (f" ({v.median / norm:.0%})" if norm else "") for name, v, _ in vals)
+    text += f" {unit}" if unit and not norm else (f" of {claim['fraction_of'].get('label', 'the limit')}" if norm else "")
+    ratio = vw.median / vs.median if best == "max" else vs.median / vw.median
+    answer = f"{w}, {fmt(ratio)}x over {second}" + (" (tied within the repetitions)" if tied else "")
+    return MEASURED, text, answer
+
+
+def rule_not_measured(claim, results, module):
+    reason = claim.get("reason", "").strip()
+    if not reason:
+        raise ClaimError("a not_measured claim needs a reason that says why it cannot be measured here")
+    return NOT_MEASURED, "-", reason
+
+
+RULES = {
+    "bound": rule_bound,
+    "trend": rule_trend,
+    "spread": rule_spread,
+    "best_at": rule_best_at,
+    "linear": rule_linear,
+    "first_at": rule_first_at,
+    "proportion": rule_proportion,
+    "absolute": rule_absolute,
+    "measured": rule_measured,
+    "winner": rule_winner,
+    "not_measured": rule_not_measured,
+}
+
+CLAIM_KEYS = {"id", "where", "claim", "paper", "hardware", "rule", "note", "over", "x_label", "quantifier", "a",
+              "b", "at_least", "at_most", "within", "about", "reaches", "direction", "best", "events", "trials", "value", "figure",
+              "candidates", "fraction_of", "reason", "headline", "ours", "judged_at", "beside"}
+REQUIRED = ("id", "where", "claim", "rule")
+
+
+# --------------------------------------------------------------------------------------------
+
+@dataclass
+class Verdict:
+    module: str
+    id: str
+    where: str
+    claim: str
+    paper: str
+    verdict: str
+    measured: str
+    reason: str
+    rule: str
+    note: str = ""
+    ours: bool = False
+    headline: bool = False
+    sampled: bool = False
+    beside: list = field(default_factory=list)
+
+
+def load_claims(path):
+    """The claims of one file, checked for the fields every claim needs."""
+    with open(path, "rb") as f:
+        try:
+            data = tomllib.load(f)
+        except tomllib.TOMLDecodeError as e:
+            raise ClaimError(f"{path}: {e}") from None
+    claims = data.get("claim", [])
+    seen = set()
+    for c in claims:
+        where = f"{os.path.relpath(path, ROOT)}, claim {c.get('id', '?')}"
+        for key in REQUIRED:
+            if key not in c:
+                raise ClaimError(f"{where}: missing '{key}'")
+        unknown = set(c) - CLAIM_KEYS
+        if unknown:
+            raise ClaimError(f"{where}: unknown field(s) {sorted(unknown)}")
+        if c["rule"] not in RULES:
+            raise ClaimError(f"{where}: unknown rule '{c['rule']}'; rules: {', '.join(RULES)}")
+        if c["id"] in seen:
+            raise ClaimError(f"{where}: the id is used twice")
+        seen.add(c["id"])
+        if c["rule"] == "not_measured" and not c.get("reason", "").strip():
+            raise ClaimError(f"{where}: not_measured needs a reason")
+    return data, claims
+
+
+def evaluate_claim(claim, results, module):
+    """One claim's Verdict; a claim whose data are missing is 'not measured' with the reason."""
+    try:
+        verdict, measured, reason = RULES[claim["rule"]](claim, results, module)
+    except ClaimError as e:
+        raise ClaimError(f"{module} claim {claim['id']}: {e}") from None
+    sampled = False
+    if verdict is None:
+        verdict, measured, reason = NOT_MEASURED, "-", reason or "no data"
+    elif "sampled" not in reason:
+        sampled = _uses_sampled(claim, results, module)
+    beside = []
+    for spec in claim.get("beside", []):
+        s = quantity(results, spec, module, claim.get("over"))
+        beside.append(f"{s.label}: {describe(s, claim)}" if s.points else f"{s.label}: {s.missing}")
+    return Verdict(module, claim["id"], claim["where"], claim["claim"], claim.get("paper", ""), verdict, measured,
+                   reason, claim["rule"], claim.get("note", ""), bool(claim.get("ours")) or verdict == MEASURED,
+                   bool(claim.get("headline")), sampled, beside)
+
+
+def _uses_sampled(claim, results, module):
+    for key in ("a", "b", "events", "trials"):
+        if key in claim:
+            if quantity(results, claim[key], module, claim.get("over")).sampled:
+                return True
+    return False
+
+
+def evaluate(results_dir, modules=None):
+    """Every claim of the named modules (all by default) against one results folder."""
+    results = Results(results_dir)
+    out = []
+    for module in modules or MODULES:
+        path = claims_path(module)
+        if not os.path.exists(path):
+            continue
+        _, claims = load_claims(path)
+        out += [evaluate_claim(c, results, module) for c in claims]
+    return out
+
+
+def check_files():
+    """Parses every claim file and checks each claim's fields (no results needed)."""
+    count = 0
+    for module in MODULES:
+        path = claims_path(module)
+        if os.path.exists(path):
+            count += len(load_claims(path)[1])
+    return count
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--results", default="results")
+    parser.add_argument("--paper", default="all")
+    parser.add_argument("--check", action="store_true", help="only parse and check the claim files")
+    args = parser.parse_args(argv)
+    try:
+        if args.check:
+            print(f"verdicts: {check_files()} claims, every file parses")
+            return 0
+        if args.paper != "all" and args.paper not in MODULES:
+            print(f"verdicts: unknown --paper {args.paper!r}; one of: {', '.join(MODULES)}", file=sys.stderr)
+            return 2
+        if not os.path.isdir(args.results):
+            print(f"verdicts: no results folder {args.results!r}", file=sys.stderr)
+            return 2
+        for v in evaluate(args.results, None if args.paper == "all" else [args.paper]):
+            reason = f" ({v.reason})" if v.reason else ""
+            print(f"{v.module}/{v.id}: {v.verdict}{reason}\n    {v.claim}\n    measured: {v.measured}")
+    except ClaimError as e:
+        print(f"verdicts: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
