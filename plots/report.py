@@ -1,25 +1,29 @@
-"""Writes results/report.md (and report.html with the same content): the device and its
-measured limits, then per paper its figures and the table of the paper's quantitative claims
-beside our measurements (each paper's plot script provides `claims(results_dir)`), then the
-cross-paper comparisons. Without results of its own it reports on the committed reference
-results and says so."""
+"""Writes report.md (and report.html with the same content): the device and its measured limits,
+the summary, the headline claims, then per module its experiments, figures and the table of its
+claims beside our measurements with the verdict the engine (plots/verdicts.py) decided by the
+rules of docs/verdicts.md. This script renders; it decides nothing.
+
+    python3 plots/report.py --results results                 # report of your own run, written there
+    python3 plots/report.py --results results/reference/<gpu> # a committed run; written to results/
+    python3 plots/report.py --readme                          # print the README's headline table
+
+A report of a committed reference run is written outside results/reference/ unless --out names
+that folder (how the committed report itself is regenerated)."""
 import argparse
 import glob
 import html
-import importlib
 import json
 import os
 import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
-import hashlab_style as hs  # noqa: E402
-from make_plots import MODULES, has_results  # noqa: E402
-
+import verdicts as ve  # noqa: E402
 
 TITLES = {
-    "baselines": "Shared baselines (the yardsticks of DESIGN.md)",
+    "baselines": "Shared baselines (the yardsticks every paper is measured against)",
     "cuckoo": 'Alcantara et al., "Building an Efficient Hash Table on the GPU"',
     "hashgraph": 'Green et al., "HashGraph: Scalable Hash Tables Using a Sparse Graph Data Structure"',
     "rapids_groupby": 'Chen, Cui, Kiran, Patterson, "Rapids Group-by GPU Hash Based Implementation"',
@@ -27,119 +31,174 @@ TITLES = {
     "pkpk_join": 'Dash, "Parallel Pk-Pk Join Algorithm Using GPU Servers"',
     "compare": "Side by side: the questions no single paper asks",
 }
+DOCS = {"baselines": "common/include/hashlab/baselines/", "compare": "compare/README.md"}
+LIMITS = [("copy_gbps", "device-to-device copy, GB/s"),
+          ("atomic_exch_gops_large", "random 8-byte atomicExch, >= 1 GiB table, G ops/s"),
+          ("atomic_cas_gops_large", "random 8-byte atomicCAS, >= 1 GiB table, G ops/s"),
+          ("random_read_gops_large", "random 8-byte reads, >= 1 GiB table, G reads/s"),
+          ("h2d_pinned_gbps", "host to device, pinned, GB/s")]
 
 
-def module_claims(module, results_dir):
-    if not os.path.exists(os.path.join(HERE, module + ".py")):
-        return []
-    mod = importlib.import_module(module)
-    return mod.claims(results_dir) if hasattr(mod, "claims") else []
+def reference_dirs():
+    return sorted(d for d in glob.glob(os.path.join(ROOT, "results", "reference", "*")) if os.path.isdir(d))
 
 
-def verdict_kind(verdict):
-    """Sorts a claim's verdict into the summary's columns. compare/ states its claims as 'holds' /
-    'does not hold'; its own questions ('which ... wins') answer 'measured: ...'."""
-    v = verdict.lower()
-    if v.startswith("reproduced") or v.startswith("extended") or v.startswith("holds"):
-        return "reproduced"
-    if v.startswith("not measured"):
-        return "not measured"
-    if v.startswith("measured"):  # a question of ours answered by a number, not a paper claim
-        return "ours"
-    if v.startswith("not reproduced") or v.startswith("no") or v.startswith("does not hold"):
-        return "not reproduced"
-    return "differs"
+def is_reference(path):
+    ref = os.path.realpath(os.path.join(ROOT, "results", "reference"))
+    return os.path.realpath(path).startswith(ref + os.sep)
+
+
+def point_counts(results_dir, module):
+    """(experiments, points, sampled points, failed points) of a module's CSVs."""
+    csvs = sorted(glob.glob(os.path.join(results_dir, module, "*.csv")))
+    points, sampled, failed = set(), set(), set()
+    res = ve.Results(results_dir)
+    for path in csvs:
+        experiment = os.path.splitext(os.path.basename(path))[0]
+        for r in res.rows(module, experiment) or []:
+            key = (experiment, r["variant"], r["n"], r["param_value"])
+            points.add(key)
+            if r.get("verified") == "sampled":
+                sampled.add(key)
+            elif r.get("verified") != "true":
+                failed.add(key)
+    return len(csvs), len(points), len(sampled - failed), len(failed)
 
 
 def provenance(results_dir):
-    """Which runs the results come from: git revisions, dates, command lines (JSON sidecars)."""
     shas, dates, profiles = set(), set(), set()
     for path in glob.glob(os.path.join(results_dir, "*", "*.json")):
         with open(path) as f:
             meta = json.load(f)
         shas.add(str(meta.get("git_sha", "?"))[:12])
-        dates.add(str(meta.get("started", meta.get("timestamp", "")))[:10])
+        dates.add(str(meta.get("started", ""))[:10])
         profiles.add(str(meta.get("profile", "?")))
+    dates.discard("")
     if not shas:
         return []
-    dates.discard("")
-    return [f"Runs from {', '.join(sorted(dates)) or 'unknown dates'}, git revision(s) "
-            f"{', '.join(sorted(shas))}, profile {', '.join(sorted(profiles))}. Every point is checked against the CPU reference; a point that "
-            f"does not match is counted as failed below and not plotted.", ""]
+    return [f"Runs from {', '.join(sorted(dates)) or 'unknown dates'}, git revision(s) {', '.join(sorted(shas))}, "
+            f"profile {', '.join(sorted(profiles))}. Every point is checked against the CPU reference: in full "
+            f"(`verified`), or on a documented sample for the largest inputs (`sampled`, counted apart); a point that "
+            f"does not match is failed and used by no claim.", ""]
 
 
-def summary_section(results_dir, lines):
-    lines.append("| module | experiments | points | failed | claims reproduced | differ / partly | not reproduced | not measured | our questions, measured |")
-    lines.append("|---|---|---|---|---|---|---|---|---|")
-    for module in MODULES:
-        csvs = sorted(glob.glob(os.path.join(results_dir, module, "*.csv")))
-        if not csvs:
-            continue
-        points = failed = 0
-        for path in csvs:
-            rows = hs.load(results_dir, module, os.path.splitext(os.path.basename(path))[0])
-            points += len({(r["variant"], r["n"], r["param_value"]) for r in rows})
-            failed += len(hs.failed_points(rows))
-        kinds = [verdict_kind(c["verdict"]) for c in module_claims(module, results_dir)]
-        lines.append(f"| {module} | {len(csvs)} | {points} | {failed} | {kinds.count('reproduced')} | "
-                     f"{kinds.count('differs')} | {kinds.count('not reproduced')} | {kinds.count('not measured')} | {kinds.count('ours')} |")
+def cell(text):
+    return str(text).replace("|", "/").replace("\n", " ")
+
+
+def verdict_cell(v):
+    out = f"**{v.verdict}**"
+    if v.reason:
+        out += f": {v.reason}"
+    if v.sampled:
+        out += " (rests on sampled checks)"
+    if v.note:
+        out += f". *{v.note}*"
+    return cell(out)
+
+
+def measured_cell(v):
+    return cell(v.measured + "".join(f"; beside: {b}" for b in v.beside))
+
+
+def claims_table(verdicts, lines, with_module=False):
+    head = "| " + ("module | " if with_module else "") + "id | where | claim | paper | measured here | verdict |"
+    lines.append(head)
+    lines.append("|" + "---|" * (head.count("|") - 1))
+    for v in verdicts:
+        lines.append("| " + (f"{v.module} | " if with_module else "") +
+                     f"`{v.id}` | {cell(v.where)} | {cell(v.claim)} | {cell(v.paper)} | {measured_cell(v)} | "
+                     f"{verdict_cell(v)} |")
     lines.append("")
 
 
-def module_section(results_dir, module, lines):
+def summary_section(results_dir, verdicts, lines):
+    lines.append("| module | experiments | points | sampled | failed | reproduced | partly | not reproduced | "
+                 "not measured | measured (ours, information) |")
+    lines.append("|---|---|---|---|---|---|---|---|---|---|")
+    totals = [0] * 9
+    for module in ve.MODULES:
+        experiments, points, sampled, failed = point_counts(results_dir, module)
+        mine = [v for v in verdicts if v.module == module]
+        if not experiments and not mine:
+            continue
+        counts = [experiments, points, sampled, failed] + [sum(v.verdict == k for v in mine) for k in ve.VERDICTS]
+        totals = [t + c for t, c in zip(totals, counts)]
+        lines.append(f"| {module} | " + " | ".join(str(c) for c in counts) + " |")
+    lines.append("| all | " + " | ".join(str(c) for c in totals) + " |")
+    lines.append("")
+    lines.append("Verdicts follow one rule book for every paper (`docs/verdicts.md`): a relation is "
+                 "`reproduced` only if it holds at the worst repetition, `partly` if only at the median or at some of "
+                 "its points; rates of rare events are judged with a 95% interval; the papers' absolute figures from "
+                 "other GPUs are information (`measured`), their ratios to their own baselines are the claims.")
+    lines.append("")
+
+
+def module_section(results_dir, module, verdicts, lines, image_root):
     csvs = sorted(glob.glob(os.path.join(results_dir, module, "*.csv")))
-    if not csvs:
+    mine = [v for v in verdicts if v.module == module]
+    if not csvs and not mine:
         return
     lines.append(f"## {module}: {TITLES.get(module, '')}\n")
-    readme = "papers/" + module + "/README.md" if module not in ("baselines", "compare") else \
-        ("compare/README.md" if module == "compare" else "common/include/hashlab/baselines/")
-    lines.append(f"Code and deviations: `{readme}`.")
+    lines.append(f"Code and deviations: `{DOCS.get(module, f'papers/{module}/README.md')}`. Claims: "
+                 f"`{os.path.relpath(ve.claims_path(module), ROOT)}`.")
     lines.append("")
+    res = ve.Results(results_dir)
     for path in csvs:
         experiment = os.path.splitext(os.path.basename(path))[0]
-        rows = hs.load(results_dir, module, experiment)
         sidecar = os.path.splitext(path)[0] + ".json"
         figure = ""
         if os.path.exists(sidecar):
             with open(sidecar) as f:
                 meta = json.load(f)
             figure = f" ({meta.get('figure', '')}: {meta.get('description', '')})"
-        failed = hs.failed_points(rows)
-        points = {(r["variant"], r["n"], r["param_value"]) for r in rows}
-        status = "all verified" if not failed else f"**{len(failed)} FAILED**"
-        lines.append(f"- `{experiment}`{figure}: {len(points)} points, {status}")
+        rows = res.rows(module, experiment) or []
+        pts = {(r["variant"], r["n"], r["param_value"]) for r in rows}
+        failed = {(r["variant"], r["n"], r["param_value"]) for r in rows if r.get("verified") not in ("true", "sampled")}
+        sampled = {(r["variant"], r["n"], r["param_value"]) for r in rows if r.get("verified") == "sampled"}
+        status = f"**{len(failed)} FAILED**" if failed else (
+            f"all verified ({len(sampled)} on a sample)" if sampled else "all verified")
+        lines.append(f"- `{experiment}`{figure}: {len(pts)} points, {status}")
     lines.append("")
     for png in sorted(glob.glob(os.path.join(results_dir, module, "*.png"))):
-        lines.append(f"![{os.path.basename(png)}]({os.path.relpath(png, results_dir)})\n")
-    claims = module_claims(module, results_dir)
-    if claims:
-        lines.append("| claim in the paper | paper | measured here | verdict |")
-        lines.append("|---|---|---|---|")
-        for c in claims:
-            lines.append(f"| {c['claim']} | {c['paper']} | {c['measured']} | {c['verdict']} |")
-        lines.append("")
+        lines.append(f"![{os.path.basename(png)}]({os.path.relpath(png, image_root)})\n")
+    if mine:
+        claims_table(mine, lines)
+
+
+def headline_table(verdicts):
+    """The README's headline table: the claims marked headline, as the engine judged them."""
+    lines = ["| paper | claim | measured here | verdict |", "|---|---|---|---|"]
+    for v in verdicts:
+        if v.headline:
+            lines.append(f"| {v.module} | {cell(v.claim)} | {measured_cell(v)} | {verdict_cell(v)} |")
+    return lines
+
+
+README_BEGIN, README_END = "<!-- headline: generated by plots/report.py --readme -->", "<!-- headline end -->"
+
+
+def readme_block(verdicts, source):
+    return [README_BEGIN, f"From `{source}`, judged by `plots/verdicts.py` (rules: `docs/verdicts.md`).", ""] + \
+        headline_table(verdicts) + [README_END]
 
 
 def inline(text):
-    """Markdown's inline `code` and **bold** as HTML (everything else escaped)."""
     out = html.escape(text)
     out = re.sub(r"`([^`]+)`", r"<code>\1</code>", out)
-    return re.sub(r"\*\*([^*]+)\*\*", r"<b>\1</b>", out)
+    out = re.sub(r"\*\*([^*]+)\*\*", r"<b>\1</b>", out)
+    return re.sub(r"\*([^*]+)\*", r"<i>\1</i>", out)
 
 
 def to_html(markdown_lines, title):
-    body = []
-    table = []  # rows of the table being read
+    body, table, items = [], [], []
 
     def flush_table():
-        if not table:
-            return
-        rows = [f"<tr>{''.join(f'<th>{inline(c)}</th>' for c in table[0])}</tr>"]
-        rows += [f"<tr>{''.join(f'<td>{inline(c)}</td>' for c in r)}</tr>" for r in table[1:]]
-        body.append("<table border=1 cellspacing=0 cellpadding=4>" + "".join(rows) + "</table>")
-        table.clear()
-
-    items = []
+        if table:
+            rows = [f"<tr>{''.join(f'<th>{inline(c)}</th>' for c in table[0])}</tr>"]
+            rows += [f"<tr>{''.join(f'<td>{inline(c)}</td>' for c in r)}</tr>" for r in table[1:]]
+            body.append("<table border=1 cellspacing=0 cellpadding=4>" + "".join(rows) + "</table>")
+            table.clear()
 
     def flush_items():
         if items:
@@ -169,56 +228,68 @@ def to_html(markdown_lines, title):
     flush_table()
     flush_items()
     return (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title></head>"
-            f"<body style='font-family:sans-serif;max-width:960px;margin:auto'>\n" + "\n".join(body) +
+            f"<body style='font-family:sans-serif;max-width:1100px;margin:auto'>\n" + "\n".join(body) +
             "\n</body></html>\n")
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--results", default="results")
-    parser.add_argument("--from-reference", default="",
-                        help="the committed reference folder that --results is a copy of (no GPU here)")
-    args = parser.parse_args()
-    results = args.results
+def build_report(results_dir, out_dir, note=""):
+    verdicts = ve.evaluate(results_dir)
     lines = ["# hashlab report", ""]
-    if args.from_reference:
-        lines.append(f"No CUDA GPU on the machine that built this report: it shows the committed reference "
-                     f"results in `{args.from_reference}`.")
-        lines.append("")
-    if not any(has_results(results, m) for m in MODULES):
-        refs = sorted(d for d in glob.glob(os.path.join(os.path.dirname(HERE), "results", "reference", "*"))
-                      if os.path.isdir(d))
-        if not refs:
-            print("report: no results and no committed reference results")
-            return 0
-        results = refs[0]
-        lines.append(f"No results of this machine's own: this report is built from the committed reference "
-                     f"results in `{os.path.relpath(results, os.path.dirname(HERE))}`.")
-        lines.append("")
-    limits = hs.limits(results)
+    if note:
+        lines += [note, ""]
+    limits = ve.Results(results_dir).limits()
     if limits:
         lines.append(f"Device: **{limits.get('device', 'unknown')}**. Measured limits (`hashlab probe`):")
         lines.append("")
-        for key, label in [("copy_gbps", "device-to-device copy, GB/s"),
-                           ("atomic_exch_gops_large", "random 8-byte atomicExch, >= 1 GiB table, G ops/s"),
-                           ("atomic_cas_gops_large", "random 8-byte atomicCAS, >= 1 GiB table, G ops/s"),
-                           ("random_read_gops_large", "random 8-byte reads, >= 1 GiB table, G reads/s"),
-                           ("h2d_pinned_gbps", "host to device, pinned, GB/s")]:
-            if key in limits:
-                lines.append(f"- {label}: {limits[key]:.4g}")
+        lines += [f"- {label}: {limits[key]:.4g}" for key, label in LIMITS if key in limits]
         lines.append("")
-    lines += provenance(results)
-    lines.append("## Summary")
-    lines.append("")
-    summary_section(results, lines)
-    for module in MODULES:
-        module_section(results, module, lines)
-    out_md = os.path.join(results, "report.md")
+    lines += provenance(results_dir)
+    lines += ["## Summary", ""]
+    summary_section(results_dir, verdicts, lines)
+    lines += ["## Headline claims", ""] + headline_table(verdicts) + [""]
+    for module in ve.MODULES:
+        module_section(results_dir, module, verdicts, lines, out_dir)
+    os.makedirs(out_dir, exist_ok=True)
+    out_md = os.path.join(out_dir, "report.md")
     with open(out_md, "w") as f:
         f.write("\n".join(lines) + "\n")
-    with open(os.path.join(results, "report.html"), "w") as f:
+    with open(os.path.join(out_dir, "report.html"), "w") as f:
         f.write(to_html(lines, "hashlab report"))
-    print(f"report: {out_md} and report.html")
+    return out_md
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--results", default="results", help="the results folder to report on")
+    parser.add_argument("--out", default=None, help="where report.md goes (default: --results, or results/ for a "
+                                                    "committed reference run)")
+    parser.add_argument("--readme", action="store_true", help="print the README's headline block and exit")
+    args = parser.parse_args(argv)
+    results, note = args.results, ""
+    try:
+        if args.readme:
+            source = results if os.path.isdir(os.path.join(results, "cuckoo")) else reference_dirs()[0]
+            print("\n".join(readme_block(ve.evaluate(source), os.path.relpath(source, ROOT))))
+            return 0
+        if not os.path.isdir(results):
+            print(f"report: no results folder {results!r}", file=sys.stderr)
+            return 2
+        has_own = any(glob.glob(os.path.join(results, m, "*.csv")) for m in ve.MODULES)
+        out = args.out
+        if not has_own:
+            refs = reference_dirs()
+            if not refs:
+                print("report: no results and no committed reference results", file=sys.stderr)
+                return 2
+            note = (f"No results of this machine's own in `{results}`: this report shows the committed reference "
+                    f"results in `{os.path.relpath(refs[0], ROOT)}`.")
+            out = out or results
+            results = refs[0]
+        out = out or (os.path.join(ROOT, "results") if is_reference(results) else results)
+        print(f"report: {build_report(results, out, note)} and report.html")
+    except ve.ClaimError as e:
+        print(f"report: {e}", file=sys.stderr)
+        return 2
     return 0
 
 

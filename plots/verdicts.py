@@ -103,6 +103,15 @@ def format_size(n):
     return f"{n:,}"
 
 
+def format_param(x):
+    """A swept parameter for a label: 0.5, 16, 1K, 8.39M."""
+    if x >= 1e6:
+        return f"{x / 1e6:.3g}M"
+    if x >= 1e4:
+        return f"{x / 1e3:.3g}K"
+    return f"{x:g}"
+
+
 def fmt(x):
     """A number for a table cell: three significant digits, no exponent for ordinary values."""
     if x is None:
@@ -235,7 +244,7 @@ def quantity(results, spec, module, over):
             continue
         if params is not None:
             wanted = params if isinstance(params, list) else [params]
-            if r["param_value"] is None or not any(math.isclose(r["param_value"], float(p), rel_tol=1e-9, abs_tol=1e-12)
+            if r["param_value"] is None or not any(math.isclose(r["param_value"], float(p), rel_tol=1e-5, abs_tol=1e-12)
                                                    for p in wanted):
                 continue
         if "param_name" in spec and r.get("param_name") != spec["param_name"]:
@@ -296,7 +305,7 @@ def x_name(claim, x):
     if axis == "n":
         return f"N={format_size(x)}"
     name = claim.get("x_label", "")
-    return f"{name}{' ' if name else ''}{x:g}"
+    return f"{name}{' ' if name else ''}{format_param(x)}"
 
 
 def describe(series, claim, limit=8):
@@ -370,7 +379,7 @@ def aggregate(claim, results_per_x, what):
             return REPRODUCED, f"holds at the worst repetition at {names(worst)}"
         if median:
             return PARTLY, f"holds at the median only, at {names(median)}"
-        return NOT_REPRODUCED, f"{what} at none of {total} points"
+        return NOT_REPRODUCED, f"{what} at any of {total} points"
     if quantifier != "all":
         raise ClaimError(f"quantifier must be 'all' or 'any', not {quantifier!r}")
     if len(worst) == total:
@@ -382,7 +391,7 @@ def aggregate(claim, results_per_x, what):
     failing = [x for x, _, m in results_per_x if not m]
     if median:
         return PARTLY, f"holds at {len(median)} of {total} points; not at {names(failing)}"
-    return NOT_REPRODUCED, (f"{what}" if total == 1 else f"{what} at none of {total} points")
+    return NOT_REPRODUCED, (f"{what}" if total == 1 else f"{what} at any of {total} points")
 
 
 def rule_bound(claim, results, module):
@@ -653,30 +662,39 @@ def rule_measured(claim, results, module):
 
 
 def rule_winner(claim, results, module):
-    """Our own question 'which is fastest': the best of several candidates, at one point."""
+    """Our own question 'which is fastest': the best of several candidates at one point, or at
+    every point of a sweep (`over`)."""
     cands = claim.get("candidates")
     if not cands:
         raise ClaimError("a winner question needs candidates = [{...}, ...]")
     best = claim.get("best", "max")
-    vals = []
-    for c in cands:
-        s = quantity(results, c, module, None)
-        if s.points:
-            vals.append((c.get("label") or c.get("variant"), next(iter(s.points.values())), s.unit))
-    if len(vals) < 2:
-        return None, "", "fewer than two candidates measured"
-    vals.sort(key=lambda t: t[1].median, reverse=(best == "max"))
-    (w, vw, unit), (second, vs, _) = vals[0], vals[1]
-    tied = (vs.hi >= vw.lo) if best == "max" else (vs.lo <= vw.hi)
+    over = claim.get("over")
+    series = [(c.get("label") or c.get("variant"), quantity(results, c, module, over)) for c in cands]
+    series = [(name, s) for name, s in series if s.points]
     norm = None
     if "fraction_of" in claim:
         limit = quantity(results, claim["fraction_of"], module, None)
         norm = next(iter(limit.points.values())).median if limit.points else None
-    text = ", ".join(f"{name} {fmt(v.median)}" + (f" ({v.median / norm:.0%})" if norm else "") for name, v, _ in vals)
-    text += f" {unit}" if unit and not norm else (f" of {claim['fraction_of'].get('label', 'the limit')}" if norm else "")
-    ratio = vw.median / vs.median if best == "max" else vs.median / vw.median
-    answer = f"{w}, {fmt(ratio)}x over {second}" + (" (tied within the repetitions)" if tied else "")
-    return MEASURED, text, answer
+    unit = next((s.unit for _, s in series if s.unit), "")
+    xs = sorted({x for _, s in series for x in s.points}, key=lambda x: (x is not None, x or 0))
+    texts, answers, wins = [], [], {}
+    for x in xs:
+        vals = [(name, s.points[x]) for name, s in series if x in s.points]
+        if len(vals) < 2:
+            continue
+        vals.sort(key=lambda t: t[1].median, reverse=(best == "max"))
+        (w, vw), (second, vs) = vals[0], vals[1]
+        tied = (vs.hi >= vw.lo) if best == "max" else (vs.lo <= vw.hi)
+        ratio = vw.median / vs.median if best == "max" else vs.median / vw.median
+        wins[w] = wins.get(w, 0) + 1
+        at = f"{x_name(claim, x)}: " if x is not None else ""
+        texts.append(at + ", ".join(f"{name} {fmt(v.median)}" + (f" ({v.median / norm:.0%})" if norm else "")
+                                    for name, v in vals))
+        answers.append(f"{at}{w}, {fmt(ratio)}x over {second}" + (" (tied within the repetitions)" if tied else ""))
+    if not answers:
+        return None, "", "fewer than two candidates measured at any point"
+    suffix = (f" of {claim['fraction_of'].get('label', 'the limit')}" if norm else f" {unit}" if unit else "")
+    return MEASURED, "; ".join(texts) + suffix, "; ".join(answers)
 
 
 def rule_not_measured(claim, results, module):

@@ -61,6 +61,10 @@ std::vector<double> groupby_cardinalities(const RunOptions& o, std::uint64_t n) 
   std::vector<double> groups;
   for (double g : o.full() ? full : quick)
     if (g < static_cast<double>(n)) groups.push_back(g);
+  // EGA's claims are about load factors above 0.9 and below 1 (LPHGA's table of L = n slots
+  // cannot hold n groups and probe well): 0.99 n groups is load factor 0.99.
+  const double high_load = std::floor(kHighLoadFactor * static_cast<double>(n));
+  if (high_load > groups.back()) groups.push_back(high_load);
   groups.push_back(static_cast<double>(n));  // every key distinct
   return groups;
 }

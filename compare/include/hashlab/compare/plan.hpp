@@ -40,7 +40,10 @@ constexpr const char* kZipfExponent = "zipf_exponent";
 constexpr std::uint64_t kGroupByQuickN = std::uint64_t{1} << 23;  // 8M rows
 constexpr std::uint64_t kGroupByFullN = std::uint64_t{1} << 26;   // 64M rows
 
-/// Group counts from 10 to n (the last point: every key distinct), without repeats.
+/// The load factor of the group-by sweep's second-to-last point (groups / n): EGA's "above 0.9".
+constexpr double kHighLoadFactor = 0.99;
+/// Group counts from 10 to n (the last two points: load factor 0.99, every key distinct), without
+/// repeats.
 std::vector<double> groupby_cardinalities(const harness::RunOptions& options, std::uint64_t n);
 std::vector<double> groupby_zipf_exponents(const harness::RunOptions& options);
 std::vector<harness::Point> groupby_plan(const harness::RunOptions& options);

@@ -1,0 +1,66 @@
+"""The committed reference runs against the claim files: every claim evaluates, every measurement a
+claim names is in the committed results, the README's headline table is the engine's, and the
+plot scripts decide no verdict."""
+import glob
+import os
+import re
+import sys
+import unittest
+
+HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, HERE)
+import report  # noqa: E402
+import verdicts as ve  # noqa: E402
+
+ROOT = os.path.dirname(HERE)
+REFERENCES = report.reference_dirs()
+MAX_NOT_MEASURED = 10  # issue 14: at most 10 claims the suite cannot measure, each with its reason
+
+
+class Reference(unittest.TestCase):
+    def test_there_is_a_reference_run(self):
+        self.assertTrue(REFERENCES, "no results/reference/<gpu>/ folder")
+
+    def test_every_claim_evaluates_and_finds_its_data(self):
+        for ref in REFERENCES:
+            with self.subTest(reference=os.path.basename(ref)):
+                verdicts = ve.evaluate(ref)
+                self.assertGreater(len(verdicts), 100)
+                missing = [f"{v.module}/{v.id}: {v.reason}" for v in verdicts
+                           if v.verdict == ve.NOT_MEASURED and v.rule != "not_measured" and "undecided" not in v.reason]
+                self.assertEqual(missing, [], "claims naming data the committed run does not hold")
+
+    def test_few_claims_are_not_measured_and_each_says_why(self):
+        for ref in REFERENCES:
+            with self.subTest(reference=os.path.basename(ref)):
+                nm = [v for v in ve.evaluate(ref) if v.verdict == ve.NOT_MEASURED]
+                self.assertLessEqual(len(nm), MAX_NOT_MEASURED, "\n".join(f"{v.module}/{v.id}" for v in nm))
+                for v in nm:
+                    self.assertGreater(len(v.reason), 20, f"{v.module}/{v.id}: the reason says too little")
+
+    def test_readme_headline_table_is_the_engines(self):
+        with open(os.path.join(ROOT, "README.md")) as f:
+            text = f.read()
+        begin, end = text.find(report.README_BEGIN), text.find(report.README_END)
+        self.assertTrue(begin >= 0 and end > begin, "README.md has no generated headline block")
+        block = text[begin:end + len(report.README_END)].splitlines()
+        expected = report.readme_block(ve.evaluate(REFERENCES[0]), os.path.relpath(REFERENCES[0], ROOT))
+        self.assertEqual(block, expected, "README's headline table is stale: run python3 plots/report.py --readme")
+
+
+class PlotScripts(unittest.TestCase):
+    def test_plot_scripts_decide_no_verdict(self):
+        for path in glob.glob(os.path.join(HERE, "*.py")):
+            name = os.path.basename(path)
+            if name in ("verdicts.py", "report.py"):
+                continue
+            with open(path) as f:
+                source = f.read()
+            with self.subTest(script=name):
+                self.assertIsNone(re.search(r"^def claims\(", source, re.M), "a claims() function")
+                self.assertIsNone(re.search(r"[\"'](reproduced|not reproduced|not measured|differs|partly)\b",
+                                            source), "verdict text")
+
+
+if __name__ == "__main__":
+    unittest.main()

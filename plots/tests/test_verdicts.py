@@ -1,0 +1,225 @@
+"""The verdict engine's rules (docs/verdicts.md) on synthetic result CSVs: each rule decides what
+the rule book says, and a claim that cannot be evaluated says why."""
+import csv
+import json
+import os
+import shutil
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import verdicts as ve  # noqa: E402
+
+HEADER = ["paper", "experiment", "variant", "n", "param_name", "param_value", "metric", "median", "min", "max",
+          "unit", "verified", "device", "timestamp", "git_sha", "repetitions", "note"]
+
+
+class Synthetic(unittest.TestCase):
+    """A results folder written row by row; evaluate() runs one claim against it."""
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="verdicts_test_")
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def rows(self, experiment, rows, module="m"):
+        os.makedirs(os.path.join(self.dir, module), exist_ok=True)
+        with open(os.path.join(self.dir, module, experiment + ".csv"), "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(HEADER)
+            for r in rows:
+                full = {"paper": module, "experiment": experiment, "n": 1000, "param_name": "", "param_value": "",
+                        "unit": "ms", "verified": "true", "device": "NVIDIA H100 80GB HBM3", "timestamp": "t",
+                        "git_sha": "g", "repetitions": 5, "note": ""}
+                full.update(r)
+                full.setdefault("min", full["median"])
+                full.setdefault("max", full["median"])
+                w.writerow([full[h] for h in HEADER])
+
+    def evaluate(self, claim):
+        claim = dict({"id": "c", "where": "s", "claim": "c"}, **claim)
+        return ve.evaluate_claim(claim, ve.Results(self.dir), "m")
+
+    def point(self, variant, metric, median, lo=None, hi=None, **extra):
+        return dict(variant=variant, metric=metric, median=median, min=median if lo is None else lo,
+                    max=median if hi is None else hi, **extra)
+
+
+class Rule1Noise(Synthetic):
+    def ratio_claim(self):
+        return {"rule": "bound", "a": {"experiment": "e", "variant": "fast", "metric": "rate"},
+                "b": {"experiment": "e", "variant": "slow", "metric": "rate"}, "at_least": 1.0}
+
+    def test_a_ratio_that_holds_at_the_worst_repetition_is_reproduced(self):
+        self.rows("e", [self.point("fast", "rate", 2.0, 1.9, 2.1), self.point("slow", "rate", 1.0, 0.9, 1.1)])
+        self.assertEqual(self.evaluate(self.ratio_claim()).verdict, ve.REPRODUCED)
+
+    def test_a_ratio_that_holds_at_the_median_only_is_partly(self):
+        self.rows("e", [self.point("fast", "rate", 1.1, 0.8, 1.2), self.point("slow", "rate", 1.0, 0.9, 1.1)])
+        v = self.evaluate(self.ratio_claim())
+        self.assertEqual(v.verdict, ve.PARTLY)
+        self.assertIn("worst repetition", v.reason)
+
+    def test_a_ratio_that_fails_at_the_median_is_not_reproduced(self):
+        self.rows("e", [self.point("fast", "rate", 0.9, 0.8, 1.2), self.point("slow", "rate", 1.0, 0.9, 1.1)])
+        self.assertEqual(self.evaluate(self.ratio_claim()).verdict, ve.NOT_REPRODUCED)
+
+    def test_a_sweep_that_holds_at_some_points_is_partly_and_names_the_others(self):
+        self.rows("e", [self.point("fast", "rate", 2.0, n=1 << 20), self.point("slow", "rate", 1.0, n=1 << 20),
+                        self.point("fast", "rate", 0.5, n=1 << 22), self.point("slow", "rate", 1.0, n=1 << 22)])
+        v = self.evaluate(dict(self.ratio_claim(), over="n"))
+        self.assertEqual(v.verdict, ve.PARTLY)
+        self.assertIn("N=4Mi", v.reason)
+
+    def test_any_quantifier_needs_one_point(self):
+        self.rows("e", [self.point("fast", "rate", 2.0, n=1 << 20), self.point("slow", "rate", 1.0, n=1 << 20),
+                        self.point("fast", "rate", 0.5, n=1 << 22), self.point("slow", "rate", 1.0, n=1 << 22)])
+        self.assertEqual(self.evaluate(dict(self.ratio_claim(), over="n", quantifier="any")).verdict, ve.REPRODUCED)
+
+    def test_a_papers_factor_not_reached_is_not_reproduced(self):
+        self.rows("e", [self.point("fast", "rate", 64.0), self.point("slow", "rate", 1.0)])
+        self.assertEqual(self.evaluate(dict(self.ratio_claim(), at_least=78)).verdict, ve.NOT_REPRODUCED)
+
+    def test_about_is_within_a_factor_of_one_and_a_quarter(self):
+        self.rows("e", [self.point("fast", "share", 0.848)])
+        claim = {"rule": "bound", "a": {"experiment": "e", "metric": "share"}, "about": 0.741}
+        self.assertEqual(self.evaluate(claim).verdict, ve.REPRODUCED)
+        self.assertEqual(self.evaluate(dict(claim, about=0.5)).verdict, ve.NOT_REPRODUCED)
+
+    def test_a_falling_trend_with_overlapping_repetitions_is_partly(self):
+        self.rows("e", [self.point("v", "t", 3.0, 2.9, 3.1, n=1), self.point("v", "t", 2.0, 1.9, 3.0, n=2),
+                        self.point("v", "t", 1.0, 0.9, 1.1, n=3)])
+        claim = {"rule": "trend", "a": {"experiment": "e", "metric": "t"}, "over": "n", "direction": "falling"}
+        self.assertEqual(self.evaluate(claim).verdict, ve.PARTLY)
+        self.assertEqual(self.evaluate(dict(claim, direction="rising")).verdict, ve.NOT_REPRODUCED)
+
+    def test_an_optimum_tied_with_a_point_outside_the_range_is_partly(self):
+        self.rows("e", [self.point("v", "r", 10.0, 9.5, 10.5, param_name="f", param_value=4),
+                        self.point("v", "r", 9.8, 9.6, 10.2, param_name="f", param_value=2),
+                        self.point("v", "r", 5.0, param_name="f", param_value=1.1)])
+        claim = {"rule": "best_at", "a": {"experiment": "e", "metric": "r"}, "over": "param", "within": [3, 5]}
+        self.assertEqual(self.evaluate(claim).verdict, ve.PARTLY)
+        self.assertEqual(self.evaluate(dict(claim, within=[1.5, 5])).verdict, ve.REPRODUCED)
+        self.assertEqual(self.evaluate(dict(claim, within=[1, 1.2])).verdict, ve.NOT_REPRODUCED)
+
+    def test_first_point_reaching_a_bound(self):
+        self.rows("e", [self.point("v", "ok", 0, param_name="f", param_value=1.05),
+                        self.point("v", "ok", 1, param_name="f", param_value=1.1),
+                        self.point("v", "ok", 1, param_name="f", param_value=1.2)])
+        claim = {"rule": "first_at", "a": {"experiment": "e", "metric": "ok"}, "over": "param",
+                 "reaches": {"at_least": 1}, "within": [1.08, 1.12]}
+        self.assertEqual(self.evaluate(claim).verdict, ve.REPRODUCED)
+        self.assertEqual(self.evaluate(dict(claim, within=[1.15, 1.3])).verdict, ve.NOT_REPRODUCED)
+
+    def test_spread_uses_the_extremes_of_the_repetitions(self):
+        self.rows("e", [self.point("v", "r", 1.0, 0.9, 1.0, param_name="f", param_value=1),
+                        self.point("v", "r", 1.1, 1.1, 1.2, param_name="f", param_value=2)])
+        claim = {"rule": "spread", "a": {"experiment": "e", "metric": "r"}, "over": "param", "at_most": 1.2}
+        self.assertEqual(self.evaluate(claim).verdict, ve.PARTLY)  # 1.1 at the median, 1.33 at the worst
+
+    def test_linear_within_tolerance(self):
+        self.rows("e", [self.point("v", "t", 1.0, param_name="f", param_value=0),
+                        self.point("v", "t", 1.52, param_name="f", param_value=0.5),
+                        self.point("v", "t", 2.0, param_name="f", param_value=1)])
+        claim = {"rule": "linear", "a": {"experiment": "e", "metric": "t"}, "over": "param", "at_most": 0.05}
+        self.assertEqual(self.evaluate(claim).verdict, ve.REPRODUCED)
+        self.assertEqual(self.evaluate(dict(claim, at_most=0.001)).verdict, ve.NOT_REPRODUCED)
+
+
+class Rule3Proportions(Synthetic):
+    def claim(self, events, trials, value=0.0056):
+        self.rows("e", [self.point("v", "failed_attempt_fraction", events / trials),
+                        self.point("v", "attempts", trials)])
+        return self.evaluate({"rule": "proportion", "value": value,
+                              "events": {"experiment": "e", "metric": "failed_attempt_fraction", "fraction": True},
+                              "trials": {"experiment": "e", "metric": "attempts"}})
+
+    def test_no_failure_in_200_trials_does_not_decide_a_claimed_0_56_percent(self):
+        v = self.claim(0, 200)
+        self.assertEqual(v.verdict, ve.NOT_MEASURED)
+        self.assertIn("undecided", v.reason)
+        self.assertIn("trials", v.reason)
+
+    def test_no_failure_in_2000_trials_refutes_it(self):
+        self.assertEqual(self.claim(0, 2000).verdict, ve.NOT_REPRODUCED)
+
+    def test_the_claimed_rate_with_enough_trials_is_reproduced(self):
+        self.assertEqual(self.claim(28, 5000).verdict, ve.REPRODUCED)
+
+    def test_clopper_pearson_matches_known_intervals(self):
+        lo, hi = ve.clopper_pearson(0, 200)
+        self.assertAlmostEqual(hi, 0.01826, places=4)
+        lo, hi = ve.clopper_pearson(5, 1000)
+        self.assertAlmostEqual(lo, 0.001624, places=5)
+        self.assertAlmostEqual(hi, 0.011629, places=5)
+
+
+class MissingAndInformation(Synthetic):
+    def test_a_missing_experiment_is_not_measured_with_its_reason(self):
+        v = self.evaluate({"rule": "bound", "a": {"experiment": "absent", "metric": "rate"}, "at_least": 1})
+        self.assertEqual(v.verdict, ve.NOT_MEASURED)
+        self.assertIn("no results for m/absent.csv", v.reason)
+
+    def test_failed_points_are_not_used(self):
+        self.rows("e", [dict(self.point("v", "rate", 5.0), verified="false")])
+        v = self.evaluate({"rule": "bound", "a": {"experiment": "e", "metric": "rate"}, "at_least": 1})
+        self.assertEqual(v.verdict, ve.NOT_MEASURED)
+        self.assertIn("no verified rows", v.reason)
+
+    def test_a_verdict_on_sampled_points_says_so(self):
+        self.rows("e", [dict(self.point("v", "rate", 5.0), verified="sampled")])
+        v = self.evaluate({"rule": "bound", "a": {"experiment": "e", "metric": "rate"}, "at_least": 1})
+        self.assertEqual(v.verdict, ve.REPRODUCED)
+        self.assertTrue(v.sampled)
+
+    def test_not_measured_needs_a_reason(self):
+        with self.assertRaises(ve.ClaimError):
+            self.evaluate({"rule": "not_measured"})
+        v = self.evaluate({"rule": "not_measured", "reason": "the two-level table is not built"})
+        self.assertEqual((v.verdict, v.reason), (ve.NOT_MEASURED, "the two-level table is not built"))
+
+    def test_an_absolute_figure_is_information_scaled_by_bandwidth(self):
+        self.rows("e", [self.point("v", "build_time", 4.95)])
+        v = self.evaluate({"rule": "absolute", "a": {"experiment": "e", "metric": "build_time"},
+                           "figure": {"value": 130, "unit": "ms", "kind": "time", "gpu": "GTX 470"}})
+        self.assertEqual(v.verdict, ve.MEASURED)
+        self.assertIn("5.19 ms", v.measured)  # 130 ms x 133.9 / 3352
+
+    def test_an_ambiguous_selector_is_an_error_not_a_guess(self):
+        self.rows("e", [self.point("a", "rate", 1.0), self.point("b", "rate", 2.0)])
+        with self.assertRaises(ve.ClaimError):
+            self.evaluate({"rule": "bound", "a": {"experiment": "e", "metric": "rate"}, "at_least": 1})
+        v = self.evaluate({"rule": "bound", "a": {"experiment": "e", "metric": "rate", "pick": "max"}, "at_least": 1.5})
+        self.assertEqual(v.verdict, ve.REPRODUCED)
+
+    def test_a_typo_in_a_quantity_is_an_error(self):
+        self.rows("e", [self.point("a", "rate", 1.0)])
+        with self.assertRaises(ve.ClaimError):
+            self.evaluate({"rule": "bound", "a": {"experiment": "e", "metirc": "rate"}, "at_least": 1})
+
+    def test_the_winner_of_a_question_and_a_tie(self):
+        self.rows("e", [self.point("a", "rate", 2.0, 1.5, 2.5), self.point("b", "rate", 1.9, 1.8, 2.0)])
+        v = self.evaluate({"rule": "winner", "candidates": [{"experiment": "e", "variant": "a", "metric": "rate"},
+                                                            {"experiment": "e", "variant": "b", "metric": "rate"}]})
+        self.assertEqual(v.verdict, ve.MEASURED)
+        self.assertIn("a, 1.05x over b (tied", v.reason)
+
+
+class ClaimFiles(unittest.TestCase):
+    def test_a_claim_file_with_an_unknown_field_is_refused(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".toml", delete=False) as f:
+            f.write('[[claim]]\nid = "x"\nwhere = "1"\nclaim = "c"\nrule = "bound"\nat_leest = 1\n')
+        try:
+            with self.assertRaises(ve.ClaimError):
+                ve.load_claims(f.name)
+        finally:
+            os.unlink(f.name)
+
+    def test_every_claim_file_of_the_project_parses(self):
+        self.assertGreater(ve.check_files(), 0)
+
+
+if __name__ == "__main__":
+    unittest.main()
