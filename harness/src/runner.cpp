@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <stdexcept>
 
 #include "hashlab/common/cuda_check.hpp"
 #include "hashlab/common/device.hpp"
@@ -103,7 +104,10 @@ struct PlannedExperiment {
   std::vector<Point> points;
 };
 
-// Writes one experiment's CSV (rewritten after every point, so a crash keeps what ran).
+// Writes one experiment's CSV and JSON. While the experiment runs, its rows go to
+// `<name>.csv.partial` (appended after every point, so a crash keeps what ran there); when it ends,
+// both files are renamed over the previous `<name>.csv` and `<name>.json`. A run that is
+// interrupted (Ctrl-C, a killed job) leaves the previous complete pair as it was.
 class ResultFile {
  public:
   ResultFile(const RunOptions& options, const Experiment& e, std::string device)
@@ -112,12 +116,13 @@ class ResultFile {
     std::filesystem::create_directories(dir);
     csv_path_ = (dir / (e.name + ".csv")).string();
     json_path_ = (dir / (e.name + ".json")).string();
-    std::ofstream(csv_path_) << kCsvHeader << "\n";
+    std::ofstream out(partial(csv_path_));
+    out << kCsvHeader << "\n";
+    if (!out) throw std::runtime_error("cannot write " + partial(csv_path_));
   }
 
-  // `verified`: "true" (the whole output checked), "sampled" (a documented sample), "false".
   void add(const Point& p, const PointContext& ctx, const char* verified, const std::string& note, int repetitions) {
-    std::ofstream out(csv_path_, std::ios::app);
+    std::ofstream out(partial(csv_path_), std::ios::app);
     const std::string stamp = utc_timestamp();
     auto row = [&](const Metric& m) {
       out << csv_field(experiment_.paper) << "," << csv_field(experiment_.name) << "," << csv_field(p.variant) << ","
@@ -150,10 +155,19 @@ class ResultFile {
     json.field("points", points);
     json.field("failed_points", failed);
     json.end_object();
-    std::ofstream(json_path_) << json.str() << "\n";
+    {
+      std::ofstream out(partial(json_path_));
+      out << json.str() << "\n";
+      if (!out) throw std::runtime_error("cannot write " + partial(json_path_));
+    }
+    // The CSV last: a reader that sees the new CSV also sees its JSON.
+    std::filesystem::rename(partial(json_path_), json_path_);
+    std::filesystem::rename(partial(csv_path_), csv_path_);
   }
 
  private:
+  static std::string partial(const std::string& path) { return path + ".partial"; }
+
   const Experiment& experiment_;
   std::string device_;
   std::string csv_path_;

@@ -1,6 +1,7 @@
 // The runner against test-only experiments registered here (CPU only: no GPU needed).
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -102,7 +103,9 @@ TEST_F(Runner, ASampledCheckIsRecordedAsSampledNotTrue) {
   for (std::size_t i = 1; i < lines.size(); ++i) {
     const bool a = lines[i].find("runner_test,sampled,a,") == 0;
     EXPECT_NE(lines[i].find(a ? ",sampled,cpu-only," : ",true,cpu-only,"), std::string::npos) << lines[i];
-    if (a) EXPECT_NE(lines[i].find("verified on a sample: every 100th row"), std::string::npos) << lines[i];
+    if (a) {
+      EXPECT_NE(lines[i].find("verified on a sample: every 100th row"), std::string::npos) << lines[i];
+    }
   }
 }
 
@@ -115,7 +118,50 @@ TEST_F(Runner, AFailedSampledCheckIsFalse) {
   const RunSummary summary = run_experiments({&e}, options_);
   EXPECT_EQ(summary.failed, summary.points);
   for (const auto& line : lines_of(out_ + "/runner_test/sampled_failing.csv"))
-    if (line.rfind("paper,", 0) != 0) EXPECT_NE(line.find(",false,cpu-only,"), std::string::npos) << line;
+    if (line.rfind("paper,", 0) != 0) {
+      EXPECT_NE(line.find(",false,cpu-only,"), std::string::npos) << line;
+    }
+}
+
+std::string contents(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+TEST_F(Runner, AnInterruptedRunLeavesThePreviousCsvAndJsonIntact) {
+  const Experiment e = cpu_experiment("interrupted", true);
+  run_experiments({&e}, options_);
+  const std::string csv = out_ + "/runner_test/interrupted.csv", json = out_ + "/runner_test/interrupted.json";
+  const std::string old_csv = contents(csv), old_json = contents(json);
+  ASSERT_EQ(lines_of(csv).size(), 1u + 4 * 3);
+
+  // The same experiment again, killed (as by Ctrl-C or a job limit) at its third point.
+  Experiment killed = e;
+  killed.run = [](PointContext& ctx) {
+    static int points = 0;
+    if (++points == 3) std::_Exit(3);
+    ctx.report_value("answer", 7, "count");
+    ctx.verify(true);
+  };
+  // "fast" death tests fork here: the child runs only the killed experiment.
+  ::testing::FLAGS_gtest_death_test_style = "fast";
+  EXPECT_EXIT(run_experiments({&killed}, options_), ::testing::ExitedWithCode(3), "");
+  EXPECT_EQ(contents(csv), old_csv);
+  EXPECT_EQ(contents(json), old_json);
+  EXPECT_TRUE(std::filesystem::exists(csv + ".partial"));  // what the killed run measured, kept apart
+
+  // A run that ends replaces the pair.
+  Experiment rerun = killed;
+  rerun.run = [](PointContext& ctx) {
+    ctx.report_value("answer", 7, "count");
+    ctx.verify(true);
+  };
+  run_experiments({&rerun}, options_);
+  EXPECT_NE(contents(csv), old_csv);
+  EXPECT_EQ(lines_of(csv).size(), 1u + 4);
+  EXPECT_FALSE(std::filesystem::exists(csv + ".partial"));
 }
 
 TEST_F(Runner, APointThatNeverVerifiesFails) {
