@@ -23,7 +23,7 @@ sys.path.insert(0, HERE)
 import verdicts as ve  # noqa: E402
 
 TITLES = {
-    "baselines": "Shared baselines (the yardsticks every paper is measured against)",
+    "baselines": "Shared baselines (the yardsticks of docs/design.md)",
     "cuckoo": 'Alcantara et al., "Building an Efficient Hash Table on the GPU"',
     "hashgraph": 'Green et al., "HashGraph: Scalable Hash Tables Using a Sparse Graph Data Structure"',
     "rapids_groupby": 'Chen, Cui, Kiran, Patterson, "Rapids Group-by GPU Hash Based Implementation"',

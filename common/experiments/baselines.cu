@@ -1,5 +1,5 @@
 // The shared baselines as registered experiments (paper "baselines"): the yardsticks of
-// DESIGN.md measured through the same harness as every paper, and a CPU-only experiment so that
+// docs/design.md measured through the same harness as every paper, and a CPU-only experiment so that
 // a machine without a GPU still runs something end to end.
 #include <algorithm>
 #include <numeric>
@@ -26,7 +26,7 @@ using harness::RunOptions;
 using harness::sweep;
 using reference::Aggregation;
 
-constexpr std::uint64_t kGroups = 10000;  // DESIGN.md's group-by yardstick: 100M rows, 10K groups
+constexpr std::uint64_t kGroups = 10000;  // docs/design.md's group-by yardstick: 100M rows, 10K groups
 
 // ---- group-by: hash (load 0.5 of the groups) vs sort ----------------------------------------
 
@@ -146,7 +146,7 @@ const harness::Registrar registrar([](harness::Registry& r) {
   Experiment groupby;
   groupby.paper = "baselines";
   groupby.name = "groupby";
-  groupby.figure = "DESIGN.md yardstick";
+  groupby.figure = "docs/design.md yardstick";
   groupby.description = "GPU group-by baselines, 10K groups, sum: cuDF-style hash (2x slots) vs CUB sort + reduce-by-key";
   groupby.variants = {"hash", "sort"};
   groupby.plan = [v = groupby.variants](const RunOptions& o) {
@@ -158,7 +158,7 @@ const harness::Registrar registrar([](harness::Registry& r) {
   Experiment table;
   table.paper = "baselines";
   table.name = "tables";
-  table.figure = "DESIGN.md yardstick";
+  table.figure = "docs/design.md yardstick";
   table.description = "build and find of unique random keys: linear probing at load 0.5 vs sorted array";
   table.variants = {"linear_probing", "sorted_array"};
   table.plan = [v = table.variants](const RunOptions& o) {
@@ -170,7 +170,7 @@ const harness::Registrar registrar([](harness::Registry& r) {
   Experiment join;
   join.paper = "baselines";
   join.name = "join";
-  join.figure = "DESIGN.md yardstick";
+  join.figure = "docs/design.md yardstick";
   join.description = "inner join count of two tables of unique random keys: GPU hash join vs multi-threaded CPU join";
   join.variants = {"gpu_hash_join", "cpu_parallel_join"};
   join.plan = [v = join.variants](const RunOptions& o) { return sweep(v, o.pick_sizes({1u << 20, 1u << 24}, {1u << 20, 1u << 24, 1u << 25})); };

@@ -100,7 +100,7 @@ DeviceLimits probe_device() {
 
   std::size_t free_bytes = 0, total_bytes = 0;
   device_memory(free_bytes, total_bytes);
-  // "Much larger than L2": 2 GiB where it fits (DESIGN.md's figures use >= 1 GiB tables).
+  // "Much larger than L2": 2 GiB where it fits (docs/design.md's figures use >= 1 GiB tables).
   std::size_t large = std::size_t{2} << 30;
   while (large > (std::size_t{256} << 20) && large * 2 > free_bytes) large /= 2;
 

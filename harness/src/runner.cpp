@@ -1,5 +1,5 @@
 // Running experiments: one progress line per point, one CSV row per metric, a JSON sidecar per
-// experiment (see DESIGN.md "Result rows").
+// experiment (see docs/design.md "Result rows").
 #include "hashlab/harness/runner.hpp"
 
 #include <algorithm>

@@ -71,7 +71,7 @@ struct Timing {
   int repetitions = 0;
 };
 
-/// One result row of a point (see DESIGN.md's result format).
+/// One result row of a point (see docs/design.md's result rows).
 struct Metric {
   std::string name;   // e.g. "build_time", "build_rate", "restarts"
   double median = 0;

@@ -1,4 +1,4 @@
-// `hashlab probe`: the measured hardware limits that every figure is compared against (DESIGN.md
+// `hashlab probe`: the measured hardware limits that every figure is compared against (docs/design.md
 // "Measured hardware limits") and that the cuckoo cost model (section 4.5.3) takes its two
 // constants from.
 #pragma once
