@@ -4,8 +4,11 @@
 #   make                    configure + build into build/
 #   make test               build, then every test (GPU tests skip, visibly, without a GPU)
 #   make reproduce-all      every paper's experiments (quick profile), plots, report; FULL=1 for papers' sizes
-#   make reproduce-<paper>  one paper's experiments and plots (cuckoo, hashgraph, rapids_groupby, ega, pkpk_join, compare)
-#   make plots              figures from results/ (or the committed reference results without a GPU)
+#   make reproduce-<paper>  one module's experiments and plots (baselines, cuckoo, hashgraph, rapids_groupby, ega,
+#                           pkpk_join, compare)
+#   make plots              figures from results/ (without results of your own: the committed reference
+#                           results' figures, drawn under results/reference_figures/)
+#   make report             results/report.md from results/ (or from the committed reference results)
 #   make deps               check for / install the toolchain and libraries
 #   make clean              remove build/
 #
@@ -23,7 +26,7 @@ CUDA_ARCH ?= $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>
 CMAKE_ARGS ?=
 PROFILE   := $(if $(FULL),--full,--quick)
 HASHLAB   := $(BUILD_DIR)/hashlab
-PAPERS    := cuckoo hashgraph rapids_groupby ega pkpk_join compare
+PAPERS    := baselines cuckoo hashgraph rapids_groupby ega pkpk_join compare
 
 .PHONY: all deps configure build test reproduce-all plots report clean $(addprefix reproduce-,$(PAPERS))
 

@@ -129,6 +129,11 @@ def paper_marker(ax, x, y, label):
             label=label)
 
 
+# (source folder, output folder): figures of a results folder that must not be written into (the
+# committed reference runs, when `make plots` falls back to them) go to the output folder instead.
+REDIRECT = None
+
+
 def save(fig, ax, path, rows=None, note=None):
     handles, labels = ax.get_legend_handles_labels()
     if handles:
@@ -141,6 +146,8 @@ def save(fig, ax, path, rows=None, note=None):
     if foot:
         fig.text(0.99, 0.01, foot, ha="right", va="bottom", fontsize=7, alpha=0.7)
     fig.tight_layout(rect=(0, 0.03, 1, 1))
+    if REDIRECT and os.path.realpath(path).startswith(os.path.realpath(REDIRECT[0]) + os.sep):
+        path = os.path.join(REDIRECT[1], os.path.relpath(os.path.realpath(path), os.path.realpath(REDIRECT[0])))
     os.makedirs(os.path.dirname(path), exist_ok=True)
     fig.savefig(path, dpi=130)
     plt.close(fig)

@@ -1,6 +1,8 @@
-"""Regenerates every figure from results/<paper>/*.csv: runs plots/<paper>.py for each paper
+"""Regenerates every figure from results/<paper>/*.csv: runs plots/<paper>.py for each module
 with results. Without results of its own (no GPU), it plots the committed reference results
-(results/reference/<gpu>/) instead and says so."""
+(results/reference/<gpu>/) and writes those figures under <results>/reference_figures/<gpu>/,
+never into the committed folder; naming a reference folder with --results regenerates its own
+figures in place."""
 import argparse
 import glob
 import importlib
@@ -9,6 +11,8 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+import hashlab_style as hs  # noqa: E402
+
 MODULES = ["baselines", "cuckoo", "hashgraph", "rapids_groupby", "ega", "pkpk_join", "compare"]
 
 
@@ -16,24 +20,33 @@ def has_results(results_dir, paper):
     return bool(glob.glob(os.path.join(results_dir, paper, "*.csv")))
 
 
-def main():
+def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--results", default="results")
-    parser.add_argument("--paper", default="all", help="one module, or all")
-    args = parser.parse_args()
+    parser.add_argument("--paper", default="all", help="one module (" + ", ".join(MODULES) + "), or all")
+    args = parser.parse_args(argv)
+    if args.paper != "all" and args.paper not in MODULES:
+        print(f"make_plots: unknown --paper {args.paper!r}; one of: all, {', '.join(MODULES)}", file=sys.stderr)
+        return 2
+    if not os.path.isdir(args.results):
+        print(f"make_plots: no results folder {args.results!r} (run `hashlab run` first, or name a folder under "
+              "results/reference/)", file=sys.stderr)
+        return 2
     wanted = MODULES if args.paper == "all" else [args.paper]
     sources = [args.results]
     if not any(has_results(args.results, m) for m in wanted):
-        refs = sorted(glob.glob(os.path.join(os.path.dirname(HERE), "results", "reference", "*")))
-        refs = [r for r in refs if os.path.isdir(r)]
+        refs = sorted(d for d in glob.glob(os.path.join(os.path.dirname(HERE), "results", "reference", "*"))
+                      if os.path.isdir(d))
         if not refs:
-            print("make_plots: no results in %s and no committed reference results" % args.results)
-            return 0
-        print("make_plots: no results in %s; plotting the committed reference results in %s"
-              % (args.results, ", ".join(refs)))
+            print(f"make_plots: no results in {args.results} and no committed reference results", file=sys.stderr)
+            return 2
+        print(f"make_plots: no results in {args.results}; plotting the committed reference results in "
+              f"{', '.join(refs)} into {os.path.join(args.results, 'reference_figures')}")
         sources = refs
     written = 0
     for source in sources:
+        hs.REDIRECT = None if source == args.results else \
+            (source, os.path.join(args.results, "reference_figures", os.path.basename(source)))
         for module in wanted:
             if not os.path.exists(os.path.join(HERE, module + ".py")) or not has_results(source, module):
                 continue

@@ -264,8 +264,13 @@ def main(argv=None):
     parser.add_argument("--out", default=None, help="where report.md goes (default: --results, or results/ for a "
                                                     "committed reference run)")
     parser.add_argument("--readme", action="store_true", help="print the README's headline block and exit")
+    parser.add_argument("--from-reference", default="",
+                        help="the committed reference folder that --results is a copy of (no GPU here)")
     args = parser.parse_args(argv)
     results, note = args.results, ""
+    if args.from_reference:
+        note = (f"No CUDA GPU on the machine that built this report: it shows the committed reference results in "
+                f"`{args.from_reference}`.")
     try:
         if args.readme:
             source = results if os.path.isdir(os.path.join(results, "cuckoo")) else reference_dirs()[0]
