@@ -28,6 +28,10 @@ constexpr std::uint32_t kMaxBins = 1u << 24;   // more bins than this is V1 with
 constexpr std::uint64_t kMaxKeys = 0xffffffffull;  // rows and offsets are 32-bit
 
 enum class Version { kV1, kV2 };
+
+namespace detail {
+class StepTimer;  // src/detail.hpp
+}
 const char* to_string(Version version);
 
 /// An edge of the HashGraph: a key and its row in the input (what a join reports).
@@ -56,6 +60,17 @@ struct BuildOptions {
 /// Throws std::invalid_argument when `bins` is outside [1, kMaxBins].
 void validate_bins(std::uint32_t bins);
 
+/// One step of a build, timed on the device: a loop of Alg. 1 (V1) or a phase of Alg. 2 (V2).
+/// What sections 3.2 and 3.3 argue about ("the counting loop costs more than the hashing loop").
+struct BuildStep {
+  std::string name;     // V1: hash, zero, count, prefix_sum, reset, place; V2: see build_v2
+  std::uint64_t items;  // the elements the step walks ...
+  std::string unit;     // ... and what they are: "keys", "vertices" or "bins"
+  double ms = 0;
+};
+/// The steps of one traced build, in the order they ran.
+using BuildTrace = std::vector<BuildStep>;
+
 /// The table on the host (for checks, the demo and small examples).
 struct HostGraph {
   std::uint32_t range = 0;
@@ -73,8 +88,10 @@ class HashGraph {
   HashGraph(std::uint64_t capacity, std::uint32_t range, BuildOptions options, cudaStream_t stream);
 
   /// Builds the table from n keys (n <= capacity; any 32-bit key, there is no sentinel).
-  /// Asynchronous on `stream`; replaces the previous contents.
-  void build(const std::uint32_t* keys, std::uint64_t n, cudaStream_t stream);
+  /// Asynchronous on `stream`; replaces the previous contents. With a `trace`, every step is
+  /// bracketed by CUDA events and the call waits for the build (synchronises `stream`) to fill
+  /// the trace; without one, no event is recorded.
+  void build(const std::uint32_t* keys, std::uint64_t n, cudaStream_t stream, BuildTrace* trace = nullptr);
 
   std::uint64_t size() const { return size_; }
   std::uint64_t capacity() const { return capacity_; }
@@ -88,18 +105,23 @@ class HashGraph {
 
   const std::uint32_t* offsets() const { return offsets_.data(); }  // range + 1 entries
   const Entry* entries() const { return entries_.data(); }          // size() entries
-  /// Bytes of the table itself (offsets and entries at capacity), and of the build's scratch.
+  /// Bytes of the table itself (offsets and entries at capacity), and of the build's scratch:
+  /// V1's hashes and per-vertex counters; V2's bin counters and offsets and its relabeled array
+  /// of (key, row) tuples (section 3.3), plus the per-vertex counters of the global fallback. All
+  /// are held from construction to destruction, so the build's peak is their sum (CUB's few
+  /// kilobytes of scan storage aside).
   std::size_t table_bytes() const { return offsets_.bytes() + entries_.bytes(); }
   std::size_t scratch_bytes() const {
     return hashes_.bytes() + counters_.bytes() + bin_counts_.bytes() + bin_offsets_.bytes() + tuples_.bytes();
   }
+  std::size_t peak_bytes() const { return table_bytes() + scratch_bytes(); }
 
   /// Copies the table to the host (synchronises `stream`).
   HostGraph to_host(cudaStream_t stream) const;
 
  private:
-  void build_v1(const std::uint32_t* keys, std::uint64_t n, cudaStream_t stream);
-  void build_v2(const std::uint32_t* keys, std::uint64_t n, cudaStream_t stream);
+  void build_v1(const std::uint32_t* keys, std::uint64_t n, cudaStream_t stream, detail::StepTimer& steps);
+  void build_v2(const std::uint32_t* keys, std::uint64_t n, cudaStream_t stream, detail::StepTimer& steps);
 
   std::uint64_t capacity_ = 0;
   std::uint32_t range_ = 0;
@@ -124,5 +146,12 @@ class HashGraph {
 /// CPU multimap reference (key -> rows) in array form. Returns "" when correct, else the first
 /// problem found.
 std::string check_against_input(const HostGraph& graph, const std::vector<std::uint32_t>& keys);
+
+/// The same check, complete, on the device, for a table built from the sequence 0..size()-1,
+/// whose answer is known in closed form (key k at row k): the lists tile [0, n) in order, every
+/// entry of vertex v is (k, k) with vertex_of(k) == v, and every k < n occurs exactly once. For
+/// tables too large to copy to the host (section 4's largest input). Synchronises `stream`;
+/// returns "" when correct, else the first problem found.
+std::string check_sequence_table(const HashGraph& graph, cudaStream_t stream);
 
 }  // namespace hashlab::hashgraph
