@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <iomanip>
 #include <iostream>
+#include <memory>
 #include <numeric>
 #include <sstream>
 #include <string>
@@ -129,6 +130,55 @@ void verify_sampled(PointContext& ctx, const reference::GroupByResult& expected,
                      problem.str());
 }
 
+// The device memory an algorithm holds at its peak: the high-water mark of the default memory pool
+// (where every DeviceBuffer lives, CUB's scratch included) above its use when this is constructed.
+class PoolPeak {
+ public:
+  PoolPeak() {
+    int device = 0;
+    HASHLAB_CUDA_CHECK(cudaGetDevice(&device));
+    HASHLAB_CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool_, device));
+    HASHLAB_CUDA_CHECK(cudaDeviceSynchronize());  // earlier stream-ordered frees have happened
+    std::uint64_t zero = 0;  // resets the high-water mark to the current use
+    HASHLAB_CUDA_CHECK(cudaMemPoolSetAttribute(pool_, cudaMemPoolAttrUsedMemHigh, &zero));
+    HASHLAB_CUDA_CHECK(cudaMemPoolGetAttribute(pool_, cudaMemPoolAttrUsedMemCurrent, &start_));
+  }
+  double mebibytes() const {
+    std::uint64_t high = 0;
+    HASHLAB_CUDA_CHECK(cudaMemPoolGetAttribute(pool_, cudaMemPoolAttrUsedMemHigh, &high));
+    return high > start_ ? static_cast<double>(high - start_) / (1 << 20) : 0.0;
+  }
+
+ private:
+  cudaMemPool_t pool_ = nullptr;
+  std::uint64_t start_ = 0;
+};
+
+// One untimed run with the counting kernels (4.1.6's probing distance, SpEga::run_counted): the
+// probe steps and atomics per input pair, and the device memory the algorithm held at its peak
+// (its buffers built in this run, so that the peak covers them). The counted run's group count
+// is checked; the timed runs' output is verified in full afterwards.
+template <class Algorithm>
+std::unique_ptr<Algorithm> build_and_count(PointContext& ctx, SpInput& in) {
+  const std::size_t n = ctx.point().n;
+  const cudaStream_t stream = ctx.stream();
+  PoolPeak peak;
+  auto algorithm = std::make_unique<Algorithm>(n, stream);
+  algorithm->load(in.keys.data(), in.values.data(), n, kOp, stream);
+  WorkCounts work;
+  const Groups counted = algorithm->run_counted(n, kOp, stream, work);
+  HASHLAB_CUDA_CHECK(cudaStreamSynchronize(stream));
+  ctx.report_value("device_memory", peak.mebibytes(), "MiB");
+  const double pairs = std::max<double>(1, static_cast<double>(n));
+  ctx.report_value("probe_steps_per_pair", static_cast<double>(work.probe_steps) / pairs, "slots");
+  ctx.report_value("atomics_per_pair", static_cast<double>(work.atomics) / pairs, "atomics");
+  ctx.report_value("table_accesses_per_pair", static_cast<double>(work.table_accesses) / pairs, "lookups");
+  ctx.verify(counted.count == in.expected.groups(),
+             "the counted run found " + std::to_string(counted.count) + " groups, expected " +
+                 std::to_string(in.expected.groups()));
+  return algorithm;
+}
+
 // Runs one variant on buffers of length L = n (the paper's memory: three buffers the input's size).
 void run_sp_variant(PointContext& ctx, SpInput& in) {
   const Point& p = ctx.point();
@@ -137,7 +187,8 @@ void run_sp_variant(PointContext& ctx, SpInput& in) {
   const double groups = static_cast<double>(in.expected.groups());
   ctx.report_value("load_factor_measured", groups / std::max<double>(1, n), "groups/L");
   if (p.variant == "sp_ega") {
-    SpEga ega(n, stream);
+    auto owned = build_and_count<SpEga>(ctx, in);
+    SpEga& ega = *owned;
     Groups out;
     const auto t = ctx.time_gpu([&](cudaStream_t s) { out = ega.run(n, kOp, s); },
                                 [&](cudaStream_t s) { ega.load(in.keys.data(), in.values.data(), n, kOp, s); });
@@ -148,7 +199,8 @@ void run_sp_variant(PointContext& ctx, SpInput& in) {
     if (n > kFullCheckRows) verify_sampled(ctx, in.expected, out.keys, out.aggregates, out.count);
     else verify_groups(ctx, in.expected, out.to_reference(kOp, stream));
   } else if (p.variant == "lphga") {
-    Lphga lphga(n, stream);
+    auto owned = build_and_count<Lphga>(ctx, in);
+    Lphga& lphga = *owned;
     Groups out;
     const auto t = ctx.time_gpu([&](cudaStream_t s) { out = lphga.run(n, kOp, s); },
                                 [&](cudaStream_t s) { lphga.load(in.keys.data(), in.values.data(), n, kOp, s); });
@@ -175,7 +227,7 @@ void run_sp_load_factor(PointContext& ctx) {
 
 void run_sp_groups(PointContext& ctx) {
   const auto& p = ctx.point();
-  run_sp_variant(ctx, sp_input(ctx, gen::KeySpec::uniform(static_cast<std::uint64_t>(p.param_value))));
+  run_sp_variant(ctx, sp_input(ctx, gen::KeySpec::uniform(static_cast<std::uint64_t>(std::llround(p.param_value)))));
 }
 
 gen::KeySpec zipf_spec(std::uint64_t n, double exponent) {
@@ -289,6 +341,14 @@ void time_mp(PointContext& ctx, MpInput& in, MpEgaConfig config) {
   ctx.report_value("partition_rows", static_cast<double>(st.partition_rows), "rows");  // after the tiles' SP-EGA
   ctx.report_value("oversize_partitions", static_cast<double>(st.oversize_partitions), "count");
   ctx.report_value("feedback_rounds", static_cast<double>(st.feedback_rounds), "count");
+  ctx.report_value("feedback_round_rows", static_cast<double>(st.feedback_round_rows), "rows");
+  // 4.2.2: every round that leaves rows of its partition loads at least alpha_min L pairs.
+  ctx.report_value("feedback_min_round_rows", static_cast<double>(st.feedback_min_round_rows), "rows");
+  ctx.report_value("alpha_min_rows", config.alpha_min * static_cast<double>(st.tile_rows), "rows");
+  ctx.report_value("full_partitions", static_cast<double>(st.full_partitions), "count");
+  if (config.gpu_memory_budget > 0)
+    ctx.report_value("data_over_budget", static_cast<double>(n) * 8 / static_cast<double>(config.gpu_memory_budget),
+                     "ratio");
   ctx.report_value("cpu_rows", static_cast<double>(st.cpu_rows), "rows");
   ctx.report_value("cpu_tiles", static_cast<double>(st.cpu_tiles), "count");
   ctx.report_value("generate_time", st.generate_ms, "ms");
@@ -305,32 +365,28 @@ MpEgaConfig mp_config(const PointContext& ctx, double ratio) {
 }
 
 constexpr double kAblationRatio = 8;  // ablations: budget = data / 8 (the issue's bar)
+std::uint64_t mp_ablation_n(const RunOptions& o);  // the ablations' rows (with the registration)
+
+// The CPU baseline: the multi-threaded CPU group-by of common/ (one thread per core) on the input.
+void time_cpu_baseline(PointContext& ctx, MpInput& in) {
+  reference::GroupByResult got;
+  const auto t = ctx.time_host([&] { got = cpu::parallel_groupby(in.host_keys, in.host_values, kOp); });
+  ctx.report_time("groupby", t, static_cast<double>(ctx.point().n), "rows");
+  ctx.report_value("threads", cpu::default_threads(), "count");
+  verify_groups(ctx, in.expected, got);
+}
 
 void run_mp_vs_cpu(PointContext& ctx) {
   const Point& p = ctx.point();
   auto& in = mp_input(ctx, p.n);
-  if (p.variant == "cpu") {
-    reference::GroupByResult got;
-    const auto t = ctx.time_host([&] { got = cpu::parallel_groupby(in.host_keys, in.host_values, kOp); });
-    ctx.report_time("groupby", t, static_cast<double>(p.n), "rows");
-    ctx.report_value("threads", cpu::default_threads(), "count");
-    verify_groups(ctx, in.expected, got);
-    return;
-  }
+  if (p.variant == "cpu") return time_cpu_baseline(ctx, in);
   time_mp(ctx, in, mp_config(ctx, p.param_value > 0 ? p.param_value : kAblationRatio));
 }
 
 // MP-EGA vs the CPU over the number of groups (the tiles' pre-aggregation shrinks the
 // partitions when the groups are few).
 void run_mp_against_cpu(PointContext& ctx, MpInput& in) {
-  const Point& p = ctx.point();
-  if (p.variant == "cpu") {
-    reference::GroupByResult got;
-    const auto t = ctx.time_host([&] { got = cpu::parallel_groupby(in.host_keys, in.host_values, kOp); });
-    ctx.report_time("groupby", t, static_cast<double>(p.n), "rows");
-    verify_groups(ctx, in.expected, got);
-    return;
-  }
+  if (ctx.point().variant == "cpu") return time_cpu_baseline(ctx, in);
   time_mp(ctx, in, mp_config(ctx, kAblationRatio));
 }
 
@@ -349,9 +405,12 @@ void run_mp_streams(PointContext& ctx) {
   time_mp(ctx, mp_input(ctx, ctx.point().n), config);
 }
 
+// Theorem 1's P from n = the row count (MP-EGA's default: an upper bound of the groups), from n =
+// the true group count (the theorem's n), or a fixed P.
 void run_mp_partitions(PointContext& ctx) {
   auto config = mp_config(ctx, kAblationRatio);
   if (ctx.point().variant == "fixed") config.fixed_partitions = static_cast<std::size_t>(ctx.point().param_value);
+  if (ctx.point().variant == "theorem1_true_groups") config.groups_estimate = kMpGroups;
   time_mp(ctx, mp_input(ctx, ctx.point().n), config);
 }
 
@@ -375,12 +434,78 @@ void run_mp_merge_copy(PointContext& ctx) {
 }
 
 // Few partitions (16), so that they exceed a stream's buffers: the feedback load keeps them on
-// the GPU (their groups fit), the fallback aggregates them on the CPU.
+// the GPU (their groups fit), the fallback aggregates them on the CPU (one thread per stream
+// worker, std::unordered_map); `cpu` is the multi-threaded CPU baseline on the whole input.
 void run_mp_feedback(PointContext& ctx) {
+  auto& in = mp_input(ctx, ctx.point().n);
+  if (ctx.point().variant == "cpu") return time_cpu_baseline(ctx, in);
   auto config = mp_config(ctx, kAblationRatio);
   config.fixed_partitions = 16;
   config.oversize = ctx.point().variant == "feedback_load" ? OversizeMode::kFeedbackLoad : OversizeMode::kCpu;
-  time_mp(ctx, mp_input(ctx, ctx.point().n), config);
+  time_mp(ctx, in, config);
+}
+
+// 4.2.2's two ways to load a partition larger than a stream's buffers, where it matters: partitions
+// of about 0.9 L groups, more than the alpha_max L = 0.8 L at which the feedback load calls the
+// table full and fewer than L, so that loading only the free slots lets the rounds shrink to about
+// 0.1 L pairs. 16 fixed partitions; the groups follow L, which follows the budget.
+constexpr std::size_t kFeedbackRoundPartitions = 16;
+constexpr double kGroupsPerPartitionOverL = 0.9;
+
+void run_mp_feedback_rounds(PointContext& ctx) {
+  auto config = mp_config(ctx, kAblationRatio);
+  config.fixed_partitions = kFeedbackRoundPartitions;
+  config.oversize = ctx.point().variant == "alpha_load" ? OversizeMode::kFeedbackLoad : OversizeMode::kFreeSpaceLoad;
+  const std::size_t rows = MpEga::tile_rows_for(config.gpu_memory_budget, config.streams);
+  const auto groups = std::max<std::uint64_t>(
+      1, std::llround(kGroupsPerPartitionOverL * static_cast<double>(kFeedbackRoundPartitions * rows)));
+  ctx.report_value("groups", static_cast<double>(groups), "count");
+  time_mp(ctx, mp_input(ctx, ctx.point().n, gen::KeySpec::uniform(groups)), config);
+}
+
+// Theorem 1 (4.2.1) with the theorem's n, the true number of groups of the MP-EGA experiments,
+// and their k (alpha_max L at budget data / 8 on the ablations' rows): in how many of `trials`
+// throws of the n groups into Theorem 1's P partitions (MP-EGA's partition hash, one seed per
+// trial) does a partition get k or more? The theorem says at most a fraction p. p = 1e-5 (MP-EGA
+// runs with 1e-6): 4 / p trials decide a rate of 0 against it (docs/verdicts.md, rule 3).
+void run_mp_theorem1(PointContext& ctx) {
+  const Point& p = ctx.point();
+  const std::uint64_t groups = p.n;
+  const double failure_probability = p.param_value;
+  const MpEgaConfig defaults;
+  const std::size_t budget =
+      static_cast<std::size_t>(static_cast<double>(mp_ablation_n(ctx.options())) * 8 / kAblationRatio);
+  const std::size_t rows = MpEga::tile_rows_for(budget, defaults.streams);
+  const auto k = std::max<std::uint64_t>(2, static_cast<std::uint64_t>(defaults.alpha_max * static_cast<double>(rows)));
+  const std::uint64_t partitions = theorem1_partitions(groups, k, failure_probability);
+  const auto trials = static_cast<std::uint32_t>(std::llround(4 / failure_probability));
+  const auto largest = theorem1_largest_bins(groups, static_cast<std::uint32_t>(partitions), trials, 0, ctx.stream());
+  std::uint64_t overflows = 0;
+  std::uint32_t most = 0;
+  bool plausible = largest.size() == trials;
+  const std::uint64_t at_least = (groups + partitions - 1) / partitions;  // pigeonhole
+  for (const std::uint32_t l : largest) {
+    overflows += l >= k;
+    most = std::max(most, l);
+    plausible = plausible && l >= at_least && l <= groups;
+  }
+  ctx.report_value("trials", trials, "count");
+  ctx.report_value("overflow_trials", static_cast<double>(overflows), "count");
+  ctx.report_value("partitions", static_cast<double>(partitions), "count");
+  ctx.report_value("k", static_cast<double>(k), "groups");
+  ctx.report_value("mean_partition", static_cast<double>(groups) / static_cast<double>(partitions), "groups");
+  ctx.report_value("largest_partition", most, "groups");
+  ctx.report_value("largest_over_k", static_cast<double>(most) / static_cast<double>(k), "fraction");
+  // The check: every trial's largest bin within [n / P, n]; 8 trials recomputed on the host.
+  std::ostringstream problem;
+  if (!plausible) problem << "a trial's largest partition lies outside [" << at_least << ", " << groups << "]";
+  for (std::uint32_t t = 0; t < 8 && t < trials && problem.tellp() == 0; ++t) {
+    const std::uint32_t host = theorem1_largest_bin_on_host(groups, static_cast<std::uint32_t>(partitions), t);
+    if (host != largest[t]) problem << "trial " << t << ": the GPU's largest partition " << largest[t] << ", the host's " << host;
+  }
+  ctx.verify_sampled(problem.tellp() == 0,
+                     "every trial's largest partition within [n / P, n]; 8 trials recomputed on the host",
+                     problem.str());
 }
 
 void run_mp_cpu_tiles(PointContext& ctx) {
@@ -559,14 +684,17 @@ const harness::Registrar registrar([](harness::Registry& r) {
       },
       run_sp_breakdown));
 
-  // Issue 6's SP-EGA bar, in both profiles: 100M rows, few (1000), many (1M) groups, 90M and 99M
-  // groups (load factors 0.9 and 0.99 at L = n); verified on a sample (see verify_sampled).
+  // Issue 6's SP-EGA bar and the abstract's claims at 100M rows, in both profiles: few (1000) and
+  // many (1M) groups, 90M, 95M and 99M groups (load factors 0.9, 0.95 and 0.99 at L = n: the
+  // abstract's "above 0.90" and issue 6's "at 0.9"); verified on a sample (see verify_sampled).
   r.add_experiment(make_experiment(
-      "ega", "sp_bar", "Issue 6 bar: SP-EGA vs LPHGA vs sort-based on 100M rows (abstract: 1.16x+ at LF >= 0.9, 1.30-2.48x over sort)",
-      "SP-EGA vs LPHGA vs sort-based, sum, uniform keys, n = 100M, L = n, groups 1000 / 1M / 90M (LF 0.9) / 99M (LF 0.99)",
+      "ega", "sp_bar", "Abstract and issue 6 bar: SP-EGA vs LPHGA vs sort-based on 100M rows (1.16-5.39x at LF above 0.90, 1.30-2.48x over sort)",
+      "SP-EGA vs LPHGA vs sort-based, sum, uniform keys, n = 100M, L = n, groups 1000 / 1M / 90M / 95M / 99M "
+      "(LF 0.9 / 0.95 / 0.99); probe steps, atomics and peak device memory from one counted run",
       kSpVariants,
       [](const RunOptions&) {
-        return sweep(kSpVariants, {kBarRows}, "groups", {1000, 1000000, 0.9 * kBarRows, 0.99 * kBarRows});
+        return sweep(kSpVariants, {kBarRows}, "groups",
+                     {1000, 1000000, 0.9 * kBarRows, 0.95 * kBarRows, 0.99 * kBarRows});
       },
       run_sp_groups));
 
@@ -610,10 +738,12 @@ const harness::Registrar registrar([](harness::Registry& r) {
 
   r.add_experiment(make_experiment(
       "ega", "mp_partitions", "4.2.1 (Theorem 1): partition count from Theorem 1 vs fixed counts",
-      "MP-EGA, budget = data / 8, 1M groups: Theorem 1's P vs fixed P", {"theorem1", "fixed"},
+      "MP-EGA, budget = data / 8, 1M groups: Theorem 1's P (n = the rows, MP-EGA's default; n = the true 1M "
+      "groups) vs fixed P", {"theorem1", "theorem1_true_groups", "fixed"},
       [](const RunOptions& o) {
         auto points = sweep({"fixed"}, {mp_ablation_n(o)}, "partitions",
                                   o.full() ? std::vector<double>{8, 64, 512, 4096} : std::vector<double>{8, 512, 4096});
+        points.insert(points.begin(), Point{"theorem1_true_groups", mp_ablation_n(o), "partitions", 0});
         points.insert(points.begin(), Point{"theorem1", mp_ablation_n(o), "partitions", 0});
         return points;
       },
@@ -640,12 +770,35 @@ const harness::Registrar registrar([](harness::Registry& r) {
 
   r.add_experiment(make_experiment(
       "ega", "mp_feedback", "4.2.2 (feedback load): oversize partitions by feedback load vs on the CPU",
-      "MP-EGA, budget = data / 8, 1M groups, 16 fixed partitions (each larger than a stream's buffers)",
-      {"feedback_load", "cpu_fallback"},
+      "MP-EGA, budget = data / 8, 1M groups, 16 fixed partitions (each larger than a stream's buffers): feedback "
+      "load, or the oversize partitions on the CPU; and the multi-threaded CPU baseline on the whole input",
+      {"feedback_load", "cpu_fallback", "cpu"},
       [](const RunOptions& o) {
-        return std::vector<Point>{{"feedback_load", mp_ablation_n(o), "", 0}, {"cpu_fallback", mp_ablation_n(o), "", 0}};
+        return std::vector<Point>{{"feedback_load", mp_ablation_n(o), "", 0},
+                                  {"cpu_fallback", mp_ablation_n(o), "", 0},
+                                  {"cpu", mp_ablation_n(o), "", 0}};
       },
       run_mp_feedback));
+
+  r.add_experiment(make_experiment(
+      "ega", "mp_feedback_rounds",
+      "4.2.2 (alpha_min / alpha_max): rounds of at least alpha_min L pairs vs loading only the free slots",
+      "MP-EGA, budget = data / 8, 16 fixed partitions of about 0.9 L groups each: the feedback load (alpha_min = "
+      "0.2, alpha_max = 0.8) vs the free-space load (each round as many pairs as the table has free slots)",
+      {"alpha_load", "free_space_load"},
+      [](const RunOptions& o) {
+        return std::vector<Point>{{"alpha_load", mp_ablation_n(o), "", 0}, {"free_space_load", mp_ablation_n(o), "", 0}};
+      },
+      run_mp_feedback_rounds));
+
+  r.add_experiment(make_experiment(
+      "ega", "mp_theorem1", "4.2.1 (Theorem 1): how often a partition gets k or more groups, with n = the true groups",
+      "n = 1M groups (the MP-EGA experiments'), k = alpha_max L (budget data / 8, the ablations' rows), P from "
+      "Theorem 1 at p = 1e-5; 4 / p throws of the groups into P partitions by MP-EGA's partition hash (a seed per "
+      "throw) on the GPU",
+      {"balls_into_bins"},
+      [](const RunOptions&) { return sweep({"balls_into_bins"}, {kMpGroups}, "failure_probability", {1e-5}); },
+      run_mp_theorem1));
 
   r.add_experiment(make_experiment(
       "ega", "mp_cpu_tiles", "4.2.5 (Algorithm 2): CPU tiles on t threads beside the GPU streams",

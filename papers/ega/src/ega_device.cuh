@@ -77,23 +77,63 @@ __device__ __forceinline__ std::size_t position_of(std::uint32_t key, std::uint3
   return hash::reduce_range(hash::murmur3_32(key, seed), static_cast<std::uint32_t>(range));
 }
 
+/// Words of the work counters a counted run fills (SpEga::run_counted, Lphga::run_counted).
+enum Work : int {
+  kTableAccesses = 0,  // lookups of a table slot (a warp's leader per key)
+  kProbeSteps = 1,     // slots inspected beyond a lookup's first
+  kAtomics = 2,        // atomicCAS attempts and aggregate atomics on the tables
+  kWorkWords = 3,
+};
+
+/// One thread's work counts (only counted runs keep them; the timed kernels are instantiated
+/// with kCount = false and carry none of this).
+struct WorkTally {
+  unsigned long long accesses = 0;
+  unsigned long long probe_steps = 0;
+  unsigned long long atomics = 0;
+
+  /// Adds the warp's counts to the run's counters (one atomic per counter and warp). Every lane
+  /// of the warp must call it.
+  __device__ void flush(unsigned long long* work) const {
+    unsigned long long a = accesses, p = probe_steps, t = atomics;
+    for (int offset = 16; offset > 0; offset /= 2) {
+      a += __shfl_down_sync(kFullMask, a, offset);
+      p += __shfl_down_sync(kFullMask, p, offset);
+      t += __shfl_down_sync(kFullMask, t, offset);
+    }
+    if (threadIdx.x % 32 == 0) {
+      if (a != 0) atomicAdd(work + kTableAccesses, a);
+      if (p != 0) atomicAdd(work + kProbeSteps, p);
+      if (t != 0) atomicAdd(work + kAtomics, t);
+    }
+  }
+};
+
 /// Linear-probe hash aggregation of one pair (SP-EGA phase 4, LPHGA): claim an empty slot or find
 /// the key's, set the indicator of a newly claimed slot to 1, combine. False when no slot is left.
+/// With kCount, `tally` counts the lookup, its probe steps and its atomics.
+template <bool kCount>
 __device__ __forceinline__ bool probe_aggregate(std::uint32_t* table_keys, std::uint64_t* table_values,
                                                 std::uint32_t* indicator, std::size_t slots, std::uint32_t key,
-                                                std::uint64_t value, Aggregation op, std::uint32_t seed) {
+                                                std::uint64_t value, Aggregation op, std::uint32_t seed,
+                                                WorkTally& tally) {
   std::size_t slot = position_of(key, seed, slots);
+  if (kCount) ++tally.accesses;
   for (std::size_t step = 0; step < slots; ++step) {
+    if (kCount && step > 0) ++tally.probe_steps;
     std::uint32_t current = table_keys[slot];
     if (current == kEmptyKey) {
+      if (kCount) ++tally.atomics;
       current = atomicCAS(table_keys + slot, kEmptyKey, key);
       if (current == kEmptyKey) {  // scenario (1): the slot was empty, it is ours now
         indicator[slot] = 1;
+        if (kCount) ++tally.atomics;
         combine(table_values + slot, op, value);
         return true;
       }
     }
     if (current == key) {  // scenario (2): the key's own slot
+      if (kCount) ++tally.atomics;
       combine(table_values + slot, op, value);
       return true;
     }
@@ -101,6 +141,9 @@ __device__ __forceinline__ bool probe_aggregate(std::uint32_t* table_keys, std::
   }
   return false;
 }
+
+/// The counters of a counted run, read back (synchronises `stream`).
+WorkCounts read_work(const DeviceBuffer<unsigned long long>& work, cudaStream_t stream);
 
 /// keys[i] = kEmptyKey, values[i] = identity, indicator[i] = 0 for i < n (indicator may be
 /// null). Asynchronous on `stream`.

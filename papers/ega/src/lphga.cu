@@ -14,9 +14,13 @@ namespace {
 using detail::Status;
 
 // Every pair of red, linear-probe hash aggregated into yellow (L slots); blue marks used slots.
+// With kCount, `work` counts the lookups, probe steps and atomics.
+template <bool kCount>
 __global__ void lphga_hash_aggregate(const std::uint32_t* red_keys, const std::uint64_t* red_values, std::size_t n,
                                      Aggregation op, std::uint32_t* yellow_keys, std::uint64_t* yellow_values,
-                                     std::uint32_t* blue, std::size_t length, std::uint32_t* status) {
+                                     std::uint32_t* blue, std::size_t length, std::uint32_t* status,
+                                     unsigned long long* work) {
+  detail::WorkTally tally;
   // Whole-warp rounds and the same warp-level combine as SP-EGA (so the two differ only in the
   // algorithm).
   const std::size_t stride = std::size_t{gridDim.x} * blockDim.x;
@@ -34,9 +38,11 @@ __global__ void lphga_hash_aggregate(const std::uint32_t* red_keys, const std::u
       status[Status::kSentinelSeen] = 1;
       continue;
     }
-    if (!detail::probe_aggregate(yellow_keys, yellow_values, blue, length, key, value, op, kPhase1Seed))
+    if (!detail::probe_aggregate<kCount>(yellow_keys, yellow_values, blue, length, key, value, op, kPhase1Seed,
+                                         tally))
       status[Status::kOverflow] = 1;
   }
+  if (kCount) tally.flush(work);
 }
 
 // After the in-place (inclusive) scan of blue, slot i's group goes to red[scan[i] - 1].
@@ -64,6 +70,19 @@ Lphga::Lphga(std::size_t length, cudaStream_t stream) : status_(detail::kStatusW
 }
 
 Groups Lphga::run(std::size_t n, Aggregation op, cudaStream_t stream, const PhaseHook& after_phase) {
+  return run_impl(n, op, stream, after_phase, nullptr);
+}
+
+Groups Lphga::run_counted(std::size_t n, Aggregation op, cudaStream_t stream, WorkCounts& counts) {
+  if (work_.empty()) work_ = DeviceBuffer<unsigned long long>(detail::kWorkWords, stream);
+  work_.fill_bytes(0, stream);
+  const Groups groups = run_impl(n, op, stream, {}, work_.data());
+  counts = detail::read_work(work_, stream);
+  return groups;
+}
+
+Groups Lphga::run_impl(std::size_t n, Aggregation op, cudaStream_t stream, const PhaseHook& after_phase,
+                       unsigned long long* work) {
   require_supported(op);
   const std::size_t length = buffers_.length();
   if (n > length)
@@ -76,9 +95,14 @@ Groups Lphga::run(std::size_t n, Aggregation op, cudaStream_t stream, const Phas
 
   detail::clear_table(b.yellow_keys.data(), b.yellow_values.data(), b.blue.data(), length, detail::identity_of(op),
                       stream);
-  lphga_hash_aggregate<<<grid_for(n), kDefaultBlock, 0, stream>>>(b.red_keys.data(), b.red_values.data(), n, op,
-                                                                   b.yellow_keys.data(), b.yellow_values.data(),
-                                                                   b.blue.data(), length, status);
+  if (work != nullptr)
+    lphga_hash_aggregate<true><<<grid_for(n), kDefaultBlock, 0, stream>>>(
+        b.red_keys.data(), b.red_values.data(), n, op, b.yellow_keys.data(), b.yellow_values.data(), b.blue.data(),
+        length, status, work);
+  else
+    lphga_hash_aggregate<false><<<grid_for(n), kDefaultBlock, 0, stream>>>(
+        b.red_keys.data(), b.red_values.data(), n, op, b.yellow_keys.data(), b.yellow_values.data(), b.blue.data(),
+        length, status, nullptr);
   HASHLAB_CHECK_LAUNCH();
   if (after_phase) after_phase(1, stream);
   prim::inclusive_scan(b.blue.data(), b.blue.data(), length, stream);

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <exception>
 #include <functional>
+#include <limits>
 #include <mutex>
 #include <numeric>
 #include <stdexcept>
@@ -34,8 +35,35 @@ constexpr std::size_t kMinTileRows = 4096;
 constexpr int kPartitionBlock = 256;
 constexpr int kPartitionItems = 4;  // pairs per thread of the in-block index kernel
 
-HASHLAB_HD std::uint32_t partition_of(std::uint32_t key, std::uint32_t partitions) {
-  return hash::reduce_range(hash::murmur3_32(key, kPartitionSeed), partitions);
+HASHLAB_HD std::uint32_t partition_of(std::uint32_t key, std::uint32_t partitions,
+                                      std::uint32_t seed = kPartitionSeed) {
+  return hash::reduce_range(hash::murmur3_32(key, seed), partitions);
+}
+
+// Theorem 1 by simulation (4.2.1): block b throws trial first_trial + b's n balls (the keys
+// fmix32(i), i < n, all distinct) into `partitions` bins by the partition hash seeded
+// kPartitionSeed + trial, and writes its largest bin. Each thread counts into its own column of
+// shared memory (counts[bin * blockDim.x + thread]: no atomics, and a warp's 32 lanes hit 32
+// banks), then thread b sums bin b.
+__global__ void theorem1_trial_largest_bin(std::uint64_t n, std::uint32_t partitions, std::uint32_t first_trial,
+                                           std::uint32_t* largest) {
+  extern __shared__ std::uint32_t counts[];
+  __shared__ std::uint32_t block_largest;
+  for (std::uint32_t b = 0; b < partitions; ++b) counts[b * blockDim.x + threadIdx.x] = 0;
+  if (threadIdx.x == 0) block_largest = 0;
+  const std::uint32_t seed = kPartitionSeed + first_trial + blockIdx.x;
+  for (std::uint64_t i = threadIdx.x; i < n; i += blockDim.x) {
+    const std::uint32_t key = hash::fmix32(static_cast<std::uint32_t>(i));
+    ++counts[partition_of(key, partitions, seed) * blockDim.x + threadIdx.x];
+  }
+  __syncthreads();
+  for (std::uint32_t b = threadIdx.x; b < partitions; b += blockDim.x) {
+    std::uint32_t total = 0;
+    for (unsigned t = 0; t < blockDim.x; ++t) total += counts[b * blockDim.x + t];
+    atomicMax(&block_largest, total);
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) largest[blockIdx.x] = block_largest;
 }
 
 // 4.2.5, first partitioning kernel: the index of each pair within its partition. Block-local
@@ -606,7 +634,9 @@ void MpEga::process(Aggregation op, std::chrono::steady_clock::time_point merge_
       std::max(1u, host > stream_threads ? host - stream_threads : 1u), std::max<std::size_t>(count, 1)));
 
   std::atomic<std::size_t> next{0};
-  std::atomic<std::size_t> out_count{0}, oversize{0}, rounds{0}, cpu_rows{0}, gathered{0};
+  std::atomic<std::size_t> out_count{0}, oversize{0}, rounds{0}, cpu_rows{0}, gathered{0}, full_tables{0};
+  std::atomic<std::size_t> round_rows{0};
+  std::atomic<std::size_t> min_round{std::numeric_limits<std::size_t>::max()};
   std::exception_ptr error;
   std::mutex error_mutex;
   int device = 0;
@@ -659,15 +689,26 @@ void MpEga::process(Aggregation op, std::chrono::steady_clock::time_point merge_
       // Feedback load (4.2.2); a partition of at most L rows is the one-round case.
       std::size_t loaded = 0;   // rows of the partition sent to the GPU so far
       std::size_t results = 0;  // groups so far, in yellow[L - results, L)
+      const bool free_space = config_.oversize == OversizeMode::kFreeSpaceLoad;
       const auto full = static_cast<std::size_t>(config_.alpha_max * L);
       const auto least = std::max<std::size_t>(1, static_cast<std::size_t>(config_.alpha_min * L));
       Groups g;
       while (loaded < rows) {
-        const std::size_t room = L - results;
+        const std::size_t room = L - results;  // >= 1: a full table ends the loop below
         // At most L rows: one round. Else the feedback rule: fill up to alpha_max L, but never
-        // send fewer than alpha_min L pairs (PCIe efficiency).
-        const std::size_t want = rows <= L ? rows : std::max(full > results ? full - results : 0, least);
+        // send fewer than alpha_min L pairs (PCIe efficiency); or (the ablation) the free slots.
+        std::size_t want = rows;
+        if (rows > L) want = free_space ? room : std::max(full > results ? full - results : 0, least);
         const std::size_t batch = std::min({rows - loaded, want, room});
+        if (rows > L) {
+          ++rounds;
+          round_rows += batch;
+          if (loaded + batch < rows) {  // a round that left rows: the ones 4.2.2's lower bound is about
+            std::size_t seen = min_round.load();
+            while (batch < seen && !min_round.compare_exchange_weak(seen, batch)) {
+            }
+          }
+        }
         if (results > 0) {  // the groups so far go first into red, the new pairs after them
           HASHLAB_CUDA_CHECK(cudaMemcpyAsync(b.red_keys.data(), g.keys, results * sizeof(std::uint32_t),
                                              cudaMemcpyDeviceToDevice, s));
@@ -678,8 +719,9 @@ void MpEga::process(Aggregation op, std::chrono::steady_clock::time_point merge_
         g = ctx.ega.run(results + batch, op, s);
         results = g.count;
         loaded += batch;
-        if (rows > L) ++rounds;
-        if (results > full) break;  // the table is "full": the CPU takes the rest
+        // The table is "full" (beyond alpha_max L; the ablation: no free slot left): the CPU takes
+        // the rest.
+        if (free_space ? results >= L : results > full) break;
       }
       if (loaded == rows) {
         const std::size_t at = out_count.fetch_add(results);
@@ -701,6 +743,7 @@ void MpEga::process(Aggregation op, std::chrono::steady_clock::time_point merge_
         cpu_finish(table, gpu_keys.data(), gpu_values.data(), results);
         cpu_rows_of(table, loaded);
         cpu_rows += rows - loaded;
+        ++full_tables;
         emit_table(table);
       }
     }
@@ -734,9 +777,47 @@ void MpEga::process(Aggregation op, std::chrono::steady_clock::time_point merge_
   }
   stats_.oversize_partitions = oversize;
   stats_.feedback_rounds = rounds;
+  stats_.feedback_round_rows = round_rows;
+  stats_.feedback_min_round_rows = min_round == std::numeric_limits<std::size_t>::max() ? 0 : min_round.load();
+  stats_.full_partitions = full_tables;
   stats_.cpu_rows = cpu_rows;
   stats_.gathered_partitions = gathered;
   result_ = HostGroups{out_keys, out_values, out_count};
+}
+
+namespace {
+
+void check_simulation(std::uint64_t n, std::uint32_t partitions) {
+  if (partitions < 1 || partitions > kMaxSimulatedPartitions)
+    throw std::invalid_argument("Theorem 1 simulation: " + std::to_string(partitions) + " partitions; 1 to " +
+                                std::to_string(kMaxSimulatedPartitions) + " fit the per-thread counters");
+  if (n >= (std::uint64_t{1} << 32))
+    throw std::invalid_argument("Theorem 1 simulation: n = " + std::to_string(n) + " balls; the keys are 32-bit");
+}
+
+}  // namespace
+
+std::vector<std::uint32_t> theorem1_largest_bins(std::uint64_t n, std::uint32_t partitions, std::uint32_t trials,
+                                                 std::uint32_t first_trial, cudaStream_t stream) {
+  check_simulation(n, partitions);
+  DeviceBuffer<std::uint32_t> largest(trials, stream);
+  constexpr std::uint32_t kTrialsPerLaunch = 65536;
+  const std::size_t shared = std::size_t{partitions} * kDefaultBlock * sizeof(std::uint32_t);
+  for (std::uint32_t done = 0; done < trials; done += std::min(kTrialsPerLaunch, trials - done)) {
+    const std::uint32_t blocks = std::min(kTrialsPerLaunch, trials - done);
+    theorem1_trial_largest_bin<<<blocks, kDefaultBlock, shared, stream>>>(n, partitions, first_trial + done,
+                                                                          largest.data() + done);
+    HASHLAB_CHECK_LAUNCH();
+  }
+  return largest.to_host(stream);
+}
+
+std::uint32_t theorem1_largest_bin_on_host(std::uint64_t n, std::uint32_t partitions, std::uint32_t trial) {
+  check_simulation(n, partitions);
+  std::vector<std::uint32_t> counts(partitions, 0);
+  const std::uint32_t seed = kPartitionSeed + trial;
+  for (std::uint64_t i = 0; i < n; ++i) ++counts[partition_of(hash::fmix32(static_cast<std::uint32_t>(i)), partitions, seed)];
+  return *std::max_element(counts.begin(), counts.end());
 }
 
 std::size_t parse_bytes(const std::string& text) {

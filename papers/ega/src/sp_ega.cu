@@ -49,12 +49,15 @@ __global__ void load_red_kernel(const std::uint32_t* keys, const std::uint32_t* 
 // position lies outside part 1 (scenario 1) or whose slot holds another key (scenario 2) is
 // left for later: blue[i] = 1. A pair that claims an empty slot (scenario 3), or finds its own
 // key there, is aggregated into the slot: blue[i] = 0. The slot's claimant sets the table
-// indicator (yellow part 2) to 1.
+// indicator (yellow part 2) to 1. With kCount, `work` counts the lookups and atomics (no probes:
+// phase 1 never probes).
+template <bool kCount>
 __global__ void phase1_no_probe_insert(const std::uint32_t* red_keys, const std::uint64_t* red_values, std::size_t n,
                                        Aggregation op, std::uint32_t* yellow_keys, std::uint64_t* yellow_values,
                                        std::size_t length, std::size_t part1, std::uint32_t* blue,
-                                       std::uint32_t* status) {
+                                       std::uint32_t* status, unsigned long long* work) {
   std::uint32_t* table_indicator = yellow_keys + part1;
+  detail::WorkTally tally;
   // Whole-warp rounds, so that the warp-level combine sees every lane (see detail::warp_combine).
   const std::size_t stride = std::size_t{gridDim.x} * blockDim.x;
   const std::size_t rounds = (n + stride - 1) / stride;
@@ -74,12 +77,15 @@ __global__ void phase1_no_probe_insert(const std::uint32_t* red_keys, const std:
       } else {
         const std::size_t pos = detail::position_of(key, kPhase1Seed, length);
         if (pos < part1) {
+          if (kCount) ++tally.accesses;
           std::uint32_t current = yellow_keys[pos];
           if (current == kEmptyKey) {
+            if (kCount) ++tally.atomics;
             current = atomicCAS(yellow_keys + pos, kEmptyKey, key);
             if (current == kEmptyKey) table_indicator[pos] = 1;
           }
           if (current == kEmptyKey || current == key) {
+            if (kCount) ++tally.atomics;
             detail::combine(yellow_values + pos, op, value);
             unhashed = 0;
           }
@@ -89,6 +95,7 @@ __global__ void phase1_no_probe_insert(const std::uint32_t* red_keys, const std:
     // The leader's outcome holds for its peers (same key, same slot).
     blue[i] = __shfl_sync(active, unhashed, __ffs(static_cast<int>(peers)) - 1);
   }
+  if (kCount) tally.flush(work);
 }
 
 // 4.1.2 Phase 2: collect the partial hash table's pairs into yellow part 3. After the in-place
@@ -126,11 +133,14 @@ __global__ void phase3_collect_unhashed(const std::uint32_t* red_keys, const std
 }
 
 // 4.1.4 Phase 4: linear-probe hash aggregation of the u unhashed pairs (yellow[0, u)) into red,
-// now the hash table (L slots), with blue as its indicator.
+// now the hash table (L slots), with blue as its indicator. With kCount, `work` counts the
+// lookups, probe steps and atomics.
+template <bool kCount>
 __global__ void phase4_linear_probe_aggregate(const std::uint32_t* yellow_keys, const std::uint64_t* yellow_values,
                                               std::size_t n, Aggregation op, std::uint32_t* red_keys,
                                               std::uint64_t* red_values, std::uint32_t* blue, std::size_t length,
-                                              std::uint32_t* status) {
+                                              std::uint32_t* status, unsigned long long* work) {
+  detail::WorkTally tally;
   const std::size_t unhashed = status[Status::kUnhashedPairs];
   const std::size_t count = unhashed < n ? unhashed : n;
   const std::size_t stride = std::size_t{gridDim.x} * blockDim.x;
@@ -144,9 +154,10 @@ __global__ void phase4_linear_probe_aggregate(const std::uint32_t* yellow_keys, 
     std::uint64_t value = yellow_values[i];
     const unsigned peers = detail::warp_combine(active, key, value, op);
     if (detail::is_leader(peers) &&
-        !detail::probe_aggregate(red_keys, red_values, blue, length, key, value, op, kPhase4Seed))
+        !detail::probe_aggregate<kCount>(red_keys, red_values, blue, length, key, value, op, kPhase4Seed, tally))
       status[Status::kOverflow] = 1;
   }
+  if (kCount) tally.flush(work);
 }
 
 // 4.1.5 Phase 5: after the in-place (inclusive) scan of blue, collect red's groups next to phase
@@ -167,6 +178,23 @@ __global__ void phase5_collect_probe_table(const std::uint32_t* red_keys, const 
     yellow_values[at] = red_values[i];
   }
 }
+
+}  // namespace
+
+namespace detail {
+
+WorkCounts read_work(const DeviceBuffer<unsigned long long>& work, cudaStream_t stream) {
+  const auto words = work.to_host(stream);  // synchronises the stream
+  WorkCounts counts;
+  counts.table_accesses = words[kTableAccesses];
+  counts.probe_steps = words[kProbeSteps];
+  counts.atomics = words[kAtomics];
+  return counts;
+}
+
+}  // namespace detail
+
+namespace {
 
 void check_length(std::size_t length, const char* who) {
   if (length >= kEmptyKey)
@@ -243,6 +271,19 @@ SpEga::SpEga(std::size_t length, cudaStream_t stream) : status_(detail::kStatusW
 }
 
 Groups SpEga::run(std::size_t n, Aggregation op, cudaStream_t stream, const PhaseHook& after_phase) {
+  return run_impl(n, op, stream, after_phase, nullptr);
+}
+
+Groups SpEga::run_counted(std::size_t n, Aggregation op, cudaStream_t stream, WorkCounts& counts) {
+  if (work_.empty()) work_ = DeviceBuffer<unsigned long long>(detail::kWorkWords, stream);
+  work_.fill_bytes(0, stream);
+  const Groups groups = run_impl(n, op, stream, {}, work_.data());
+  counts = detail::read_work(work_, stream);
+  return groups;
+}
+
+Groups SpEga::run_impl(std::size_t n, Aggregation op, cudaStream_t stream, const PhaseHook& after_phase,
+                       unsigned long long* work) {
   require_supported(op);
   const std::size_t length = buffers_.length();
   if (n > length)
@@ -259,9 +300,14 @@ Groups SpEga::run(std::size_t n, Aggregation op, cudaStream_t stream, const Phas
   // Phase 1: the partial table (part 1) empty, its indicator (part 2) zero, then insert.
   detail::clear_table(b.yellow_keys.data(), b.yellow_values.data(), b.yellow_keys.data() + parts.part2_begin,
                       parts.part1, identity, stream);
-  phase1_no_probe_insert<<<grid_for(n), kDefaultBlock, 0, stream>>>(
-      b.red_keys.data(), b.red_values.data(), n, op, b.yellow_keys.data(), b.yellow_values.data(), length,
-      parts.part1, b.blue.data(), status);
+  if (work != nullptr)
+    phase1_no_probe_insert<true><<<grid_for(n), kDefaultBlock, 0, stream>>>(
+        b.red_keys.data(), b.red_values.data(), n, op, b.yellow_keys.data(), b.yellow_values.data(), length,
+        parts.part1, b.blue.data(), status, work);
+  else
+    phase1_no_probe_insert<false><<<grid_for(n), kDefaultBlock, 0, stream>>>(
+        b.red_keys.data(), b.red_values.data(), n, op, b.yellow_keys.data(), b.yellow_values.data(), length,
+        parts.part1, b.blue.data(), status, nullptr);
   HASHLAB_CHECK_LAUNCH();
   if (after_phase) after_phase(1, stream);
 
@@ -284,9 +330,14 @@ Groups SpEga::run(std::size_t n, Aggregation op, cudaStream_t stream, const Phas
 
   // Phase 4: red becomes the hash table (all L slots empty), blue its indicator (zero).
   detail::clear_table(b.red_keys.data(), b.red_values.data(), b.blue.data(), length, identity, stream);
-  phase4_linear_probe_aggregate<<<grid_for(n), kDefaultBlock, 0, stream>>>(
-      b.yellow_keys.data(), b.yellow_values.data(), n, op, b.red_keys.data(), b.red_values.data(), b.blue.data(),
-      length, status);
+  if (work != nullptr)
+    phase4_linear_probe_aggregate<true><<<grid_for(n), kDefaultBlock, 0, stream>>>(
+        b.yellow_keys.data(), b.yellow_values.data(), n, op, b.red_keys.data(), b.red_values.data(), b.blue.data(),
+        length, status, work);
+  else
+    phase4_linear_probe_aggregate<false><<<grid_for(n), kDefaultBlock, 0, stream>>>(
+        b.yellow_keys.data(), b.yellow_values.data(), n, op, b.red_keys.data(), b.red_values.data(), b.blue.data(),
+        length, status, nullptr);
   HASHLAB_CHECK_LAUNCH();
   if (after_phase) after_phase(4, stream);
 

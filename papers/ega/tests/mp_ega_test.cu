@@ -181,6 +181,55 @@ TEST_P(MpEgaCopyTest, PiecesOfEveryTile) {
   }
 }
 
+// 4.2.2: partitions of about 0.9 L groups. The feedback load sends at least alpha_min L pairs in
+// every round that leaves rows behind, and calls the table full beyond alpha_max L (the CPU takes
+// the rest); loading only the free slots (the ablation) keeps everything on the GPU with rounds
+// that shrink to about 0.1 L.
+TEST_F(MpEgaTest, FeedbackRoundsKeepAlphaMinWhereFreeSpaceShrinks) {
+  const auto seed = testing::test_seed();
+  HASHLAB_TRACE_SEED(seed);
+  const std::size_t n = 200000;
+  auto config = small_config();
+  config.fixed_partitions = 4;
+  const std::size_t L = MpEga::tile_rows_for(config.gpu_memory_budget, config.streams);
+  const auto keys = gen::generate_keys_host(gen::KeySpec::uniform(static_cast<std::uint64_t>(0.9 * 4 * L)), seed, n);
+  const auto values = values_for(n, seed);
+  const auto least = static_cast<std::size_t>(config.alpha_min * static_cast<double>(L));
+  MpEgaStats alpha, free_space;
+  EXPECT_EQ(check(config, keys, values, Aggregation::kSum, &alpha), "");
+  config.oversize = OversizeMode::kFreeSpaceLoad;
+  EXPECT_EQ(check(config, keys, values, Aggregation::kSum, &free_space), "");
+  for (const MpEgaStats* st : {&alpha, &free_space}) {
+    EXPECT_EQ(st->oversize_partitions, 4u);
+    EXPECT_GT(st->feedback_rounds, 4u);
+    EXPECT_GT(st->feedback_min_round_rows, 0u);
+  }
+  EXPECT_GE(alpha.feedback_min_round_rows, least) << "a round that leaves rows loads at least alpha_min L pairs";
+  EXPECT_GT(alpha.full_partitions, 0u) << "0.9 L groups exceed alpha_max L";
+  EXPECT_GT(alpha.cpu_rows, 0u);
+  EXPECT_LT(free_space.feedback_min_round_rows, least) << "the free slots shrink below alpha_min L";
+  EXPECT_EQ(free_space.full_partitions, 0u) << "0.9 L groups fit L slots";
+  EXPECT_EQ(free_space.cpu_rows, 0u);
+  EXPECT_GT(free_space.feedback_rounds, alpha.feedback_rounds);
+}
+
+// Theorem 1's simulation (4.2.1): the GPU's trials agree with the host's, and it rejects more
+// bins than its per-thread counters hold.
+TEST_F(MpEgaTest, Theorem1SimulationMatchesTheHost) {
+  testing::LazyStream stream;
+  const std::uint64_t n = 100003;
+  const std::uint32_t bins = 7;
+  const auto largest = theorem1_largest_bins(n, bins, 20, 3, stream);
+  ASSERT_EQ(largest.size(), 20u);
+  for (std::uint32_t t = 0; t < 20; ++t) {
+    EXPECT_EQ(largest[t], theorem1_largest_bin_on_host(n, bins, 3 + t)) << "trial " << 3 + t;
+    EXPECT_GE(largest[t], (n + bins - 1) / bins);
+  }
+  EXPECT_NE(largest[0], largest[1]) << "each trial has its own seed (equal maxima are possible but unlikely)";
+  EXPECT_THROW(theorem1_largest_bins(n, kMaxSimulatedPartitions + 1, 1, 0, stream), std::invalid_argument);
+  EXPECT_THROW(theorem1_largest_bins(n, 0, 1, 0, stream), std::invalid_argument);
+}
+
 TEST_F(MpEgaTest, EmptyAndTinyInputs) {
   for (std::size_t n : {0u, 1u, 5u}) {
     const auto keys = gen::generate_keys_host(gen::KeySpec::unique(), 9, n);

@@ -2,11 +2,13 @@
 // and single-group inputs, load factors up to 1, skewed keys, and the errors on bad input.
 #include <gtest/gtest.h>
 
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "hashlab/common/generator.hpp"
+#include "hashlab/common/hash.hpp"
 #include "hashlab/common/memory.hpp"
 #include "hashlab/ega/sp_ega.hpp"
 #include "hashlab/reference/groupby.hpp"
@@ -133,6 +135,90 @@ TEST_F(SpEgaTest, BuffersLongerThanTheInput) {
   const auto values = values_for(4000, 3);
   EXPECT_EQ(check(Algo::kSpEga, keys, values, Aggregation::kSum, 10000), "");
   EXPECT_EQ(check(Algo::kLphga, keys, values, Aggregation::kSum, 10000), "");
+}
+
+// Phase 1 (4.1.1) on its own, read between the phases: the end result cannot tell a phase 1 that
+// hashes nothing (phase 4 then takes every pair), so this checks the partial hash table itself.
+// A slot of part 1 that some key hashes to ends up holding exactly one of those keys, so part 1
+// holds one group per such slot; a pair is hashed (blue = 0) iff its key is the one in its slot.
+TEST_F(SpEgaTest, Phase1HashesEveryPairWhoseKeyHoldsItsSlot) {
+  const auto seed = testing::test_seed();
+  HASHLAB_TRACE_SEED(seed);
+  const std::size_t n = 100000;
+  const auto keys = gen::generate_keys_host(gen::KeySpec::uniform(50000), seed, n);  // load factor 0.5
+  const auto values = values_for(n, seed);
+  auto d_keys = to_device(keys, stream_);
+  auto d_values = to_device(values, stream_);
+  SpEga ega(n, stream_);
+  const YellowParts parts = ega.parts();
+  std::vector<std::uint32_t> blue, yellow;
+  ega.load(d_keys.data(), d_values.data(), n, Aggregation::kSum, stream_);
+  const Groups groups = ega.run(n, Aggregation::kSum, stream_, [&](int phase, cudaStream_t s) {
+    if (phase != 1) return;
+    blue = ega.buffers().blue.to_host(s);
+    yellow = ega.buffers().yellow_keys.to_host(s);
+  });
+  ASSERT_EQ(blue.size(), n);
+  std::set<std::size_t> slots;  // the slots of part 1 that some key hashes to
+  std::size_t hashed = 0, wrong = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t pos = hash::reduce_range(hash::murmur3_32(keys[i], kPhase1Seed), static_cast<std::uint32_t>(n));
+    if (pos >= parts.part1) {
+      wrong += blue[i] != 1;  // scenario (1): outside the partial table, left
+      continue;
+    }
+    slots.insert(pos);
+    if (blue[i] == 0) {
+      ++hashed;
+      wrong += yellow[pos] != keys[i];  // scenario (3): aggregated into its key's slot
+    } else {
+      wrong += blue[i] != 1 || yellow[pos] == keys[i] || yellow[pos] == kEmptyKey;  // scenario (2): another key's slot
+    }
+  }
+  EXPECT_EQ(wrong, 0u) << "pairs whose phase-1 outcome contradicts the partial table";
+  EXPECT_GT(hashed, n / 10) << "phase 1 should hash a sizeable share (its table is a third of [0, L))";
+  const auto& counts = ega.last_counts();
+  EXPECT_EQ(counts.partial_table_groups, slots.size()) << "one group per slot of part 1 that some key hashes to";
+  EXPECT_EQ(counts.unhashed_pairs, n - hashed);
+  EXPECT_EQ(reference::compare(reference::groupby(keys, values, Aggregation::kSum),
+                               groups.to_reference(Aggregation::kSum, stream_)),
+            "");
+}
+
+// The counted run (4.1.6's probing distance) gives run's result, and its counts add up: every
+// group costs at least a successful atomicCAS and an aggregate atomic; at load factor 0.99
+// LPHGA probes far more per pair than SP-EGA, whose phase 4 works at a lower load factor.
+TEST_F(SpEgaTest, CountedRunsCountProbesAndAtomics) {
+  const auto seed = testing::test_seed();
+  HASHLAB_TRACE_SEED(seed);
+  const std::size_t n = 200000;
+  const auto groups = static_cast<std::uint64_t>(0.99 * n);
+  const auto keys = gen::generate_keys_host(gen::KeySpec::uniform(groups), seed, n);
+  const auto values = values_for(n, seed);
+  const auto expected = reference::groupby(keys, values, Aggregation::kSum);
+  auto d_keys = to_device(keys, stream_);
+  auto d_values = to_device(values, stream_);
+  WorkCounts sp, lp;
+  SpEga ega(n, stream_);
+  ega.load(d_keys.data(), d_values.data(), n, Aggregation::kSum, stream_);
+  EXPECT_EQ(reference::compare(expected, ega.run_counted(n, Aggregation::kSum, stream_, sp).to_reference(
+                                             Aggregation::kSum, stream_)),
+            "");
+  Lphga lphga(n, stream_);
+  lphga.load(d_keys.data(), d_values.data(), n, Aggregation::kSum, stream_);
+  EXPECT_EQ(reference::compare(expected, lphga.run_counted(n, Aggregation::kSum, stream_, lp).to_reference(
+                                             Aggregation::kSum, stream_)),
+            "");
+  const std::uint64_t distinct = expected.groups();
+  for (const WorkCounts* w : {&sp, &lp}) {
+    EXPECT_GE(w->table_accesses, distinct);
+    EXPECT_LE(w->table_accesses, n + n / 2);  // at most one per pair in LPHGA, per pair and phase in SP-EGA
+    EXPECT_GE(w->atomics, 2 * distinct) << "a CAS and an aggregate for every group's first pair";
+  }
+  EXPECT_LE(lp.table_accesses, n);
+  EXPECT_GT(lp.probe_steps, 4 * sp.probe_steps) << "LPHGA at load factor 0.99 probes far more than SP-EGA";
+  EXPECT_GT(lp.probe_steps, 5 * n) << "linear probing at load factor 0.99 takes long runs";
+  EXPECT_GT(sp.probe_steps, 0u);
 }
 
 TEST_F(SpEgaTest, RunsAgainOnTheSameBuffers) {

@@ -31,8 +31,11 @@ namespace hashlab::ega {
 
 /// How a partition larger than a stream's buffers (L rows) is processed.
 enum class OversizeMode {
-  kFeedbackLoad,  // 4.2.2: load by the alpha thresholds, the CPU takes the rest
-  kCpu,           // the whole partition on the CPU (the ablation "feedback load off")
+  kFeedbackLoad,   // 4.2.2: load by the alpha thresholds, the CPU takes the rest
+  kCpu,            // the whole partition on the CPU (the ablation "feedback load off")
+  kFreeSpaceLoad,  // 4.2.2's "natural approach" (ablation): each round loads as many pairs as the
+                   // table has free slots, until the partition is done or the table is full (the
+                   // CPU takes the rest); the paper's reason for the alpha thresholds
 };
 
 /// How a merged partition's pieces (one per tile and partition, in the tiles' output in pinned
@@ -91,6 +94,11 @@ struct MpEgaStats {
   std::size_t partition_rows = 0;     // rows after the tiles' pre-aggregation
   std::size_t oversize_partitions = 0;
   std::size_t feedback_rounds = 0;
+  std::size_t feedback_round_rows = 0;      // rows the feedback rounds loaded, all partitions together
+  std::size_t feedback_min_round_rows = 0;  // the smallest round after which rows of its partition were
+                                            // left (a partition's last round may be short); 0: none
+  std::size_t full_partitions = 0;    // oversize partitions whose table the feedback load found full
+                                      // (the CPU took the rest): Theorem 1's overflow
   std::size_t cpu_rows = 0;           // rows the CPU aggregated in the processing phase
 };
 
@@ -162,6 +170,18 @@ class MpEga {
   HostGroups result_;
   MpEgaStats stats_;
 };
+
+/// Theorem 1 (4.2.1) by simulation on the GPU, with MP-EGA's own partition hash: `trials` throws
+/// of n balls, the distinct keys fmix32(i) for i < n (fmix32 is a bijection), into `partitions`
+/// bins. Trial t uses the hash's seed moved by first_trial + t (trial 0 is MP-EGA's partition
+/// itself), a fresh member of the hash family per trial: the theorem's "randomly distributed".
+/// Returns each trial's largest bin. Throws std::invalid_argument unless 1 <= partitions <=
+/// kMaxSimulatedPartitions and n < 2^32.
+constexpr std::uint32_t kMaxSimulatedPartitions = 40;  // per-thread counters in 40 KiB of shared memory
+std::vector<std::uint32_t> theorem1_largest_bins(std::uint64_t n, std::uint32_t partitions, std::uint32_t trials,
+                                                 std::uint32_t first_trial, cudaStream_t stream);
+/// One trial of theorem1_largest_bins on the host (the experiment checks a sample of trials).
+std::uint32_t theorem1_largest_bin_on_host(std::uint64_t n, std::uint32_t partitions, std::uint32_t trial);
 
 /// Parses a byte count: "2GiB", "512MiB", "100MB", "1.5GB", "4096" (bytes); "0" or "auto" -> 0.
 /// Throws std::invalid_argument on anything else.

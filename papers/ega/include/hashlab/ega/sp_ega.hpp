@@ -82,6 +82,15 @@ struct YellowParts {
   static YellowParts for_length(std::size_t length);
 };
 
+/// The work of one run (4.1.6: "longer probing distances mean more atomic operations"), counted
+/// only by run_counted, with separate instantiations of the kernels: the timed run() counts nothing.
+struct WorkCounts {
+  std::uint64_t table_accesses = 0;  // lookups of a table slot: one per key and warp (the warp-level
+                                     // combine's leader); SP-EGA phase 1 counts those inside part 1
+  std::uint64_t probe_steps = 0;     // slots inspected beyond a lookup's first (linear probing)
+  std::uint64_t atomics = 0;         // atomicCAS attempts and aggregate atomics on the tables
+};
+
 /// The phases of SP-EGA (1..5) for a per-phase callback (timing, the demo's trace).
 using PhaseHook = std::function<void(int phase, cudaStream_t stream)>;
 
@@ -102,6 +111,10 @@ class SpEga {
   /// (synchronises `stream`). Throws std::invalid_argument when the input holds the empty key.
   /// The groups lie in yellow[L - groups, L).
   Groups run(std::size_t n, Aggregation op, cudaStream_t stream, const PhaseHook& after_phase = {});
+
+  /// run, with the kernels that count their work (probe steps, atomics) into `counts`: for the
+  /// experiments' probe-distance rows, never timed. The same result as run.
+  Groups run_counted(std::size_t n, Aggregation op, cudaStream_t stream, WorkCounts& counts);
 
   /// load + run.
   Groups aggregate(const std::uint32_t* keys, const std::uint32_t* values, std::size_t n, Aggregation op,
@@ -126,8 +139,12 @@ class SpEga {
   const PhaseCounts& last_counts() const { return counts_; }
 
  private:
+  Groups run_impl(std::size_t n, Aggregation op, cudaStream_t stream, const PhaseHook& after_phase,
+                  unsigned long long* work);
+
   ThreeBuffers buffers_;
   DeviceBuffer<std::uint32_t> status_;  // see Status in sp_ega.cu
+  DeviceBuffer<unsigned long long> work_;  // run_counted's counters (allocated by its first call)
   PhaseCounts counts_;
 };
 
@@ -145,14 +162,20 @@ class Lphga {
   /// Aggregates the first n pairs of red (n <= L); the same contract as SpEga::run. `after_phase`
   /// is called after 1: hash aggregate, 2: scan of the indicator, 3: collect.
   Groups run(std::size_t n, Aggregation op, cudaStream_t stream, const PhaseHook& after_phase = {});
+  /// run, counting its work (see SpEga::run_counted).
+  Groups run_counted(std::size_t n, Aggregation op, cudaStream_t stream, WorkCounts& counts);
 
   ThreeBuffers& buffers() { return buffers_; }
   std::size_t length() const { return buffers_.length(); }
   std::size_t bytes() const { return buffers_.bytes() + status_.bytes(); }
 
  private:
+  Groups run_impl(std::size_t n, Aggregation op, cudaStream_t stream, const PhaseHook& after_phase,
+                  unsigned long long* work);
+
   ThreeBuffers buffers_;
   DeviceBuffer<std::uint32_t> status_;
+  DeviceBuffer<unsigned long long> work_;
 };
 
 /// Slots L for `groups` groups at `load_factor` (= groups / L), which must lie in (0, 1):
