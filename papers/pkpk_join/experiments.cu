@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <numeric>
 #include <string>
@@ -121,13 +122,19 @@ void report_bucket_skew(PointContext& ctx, const BspTrace& trace) {
   ctx.report_value("bucket_skew", static_cast<double>(trace.max_bucket) / trace.mean_bucket, "max/mean");
 }
 
-/// Per-kernel medians over `runs` profiled runs, one "<kernel>_time" row each.
-void report_kernels(PointContext& ctx, const std::vector<std::vector<KernelTime>>& runs, double rows) {
+/// Per-kernel medians over `runs` profiled runs: "kernel_<step>_time" and "kernel_<step>_rate"
+/// rows, the rate in what the step itself processed (KernelTime::items: input rows for the steps
+/// that pass over the data; samples, splitters or counts for those that never touch it).
+void report_kernels(PointContext& ctx, const std::vector<std::vector<KernelTime>>& runs) {
   std::vector<std::string> order;
   std::map<std::string, std::vector<double>> times;
+  std::map<std::string, KernelTime> work;
   for (const auto& run : runs)
     for (const auto& k : run) {
-      if (!times.count(k.kernel)) order.push_back(k.kernel);
+      if (!times.count(k.kernel)) {
+        order.push_back(k.kernel);
+        work[k.kernel] = k;
+      }
       times[k.kernel].push_back(k.ms);
     }
   double total = 0;
@@ -136,9 +143,54 @@ void report_kernels(PointContext& ctx, const std::vector<std::vector<KernelTime>
     std::sort(t.begin(), t.end());
     harness::Timing timing{t[t.size() / 2], t.front(), t.back(), static_cast<int>(t.size())};
     total += timing.median_ms;
-    ctx.report_time("kernel_" + name, timing, rows, "rows");
+    ctx.report_time("kernel_" + name, timing, work[name].items, work[name].item_unit);
   }
   ctx.report_value("kernel_sum_time", total, "ms");
+}
+
+/// The device memory `call` holds at its peak beyond what was in use before it (the inputs): the
+/// high-water mark of the default pool's used memory, which every DeviceBuffer (and every cub
+/// temporary of the joins) allocates from. Synchronises `stream` before and after.
+double peak_device_bytes(cudaStream_t stream, const std::function<void()>& call) {
+  int device = 0;
+  HASHLAB_CUDA_CHECK(cudaGetDevice(&device));
+  cudaMemPool_t pool = nullptr;
+  HASHLAB_CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool, device));
+  HASHLAB_CUDA_CHECK(cudaStreamSynchronize(stream));
+  std::uint64_t before = 0, reset = 0, high = 0;
+  HASHLAB_CUDA_CHECK(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &before));
+  HASHLAB_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrUsedMemHigh, &reset));  // only 0 resets it
+  call();
+  HASHLAB_CUDA_CHECK(cudaStreamSynchronize(stream));
+  HASHLAB_CUDA_CHECK(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemHigh, &high));
+  return high > before ? static_cast<double>(high - before) : 0.0;
+}
+
+/// Variant "h2d_pinned": the host-to-device copy of both tables (keys and values) from pinned
+/// memory, the copy the report's nvprof table is 97% of. Timed like a join; verified by copying
+/// the four device columns back and comparing them with the host tables.
+void run_h2d_copy(PointContext& ctx, Input& in) {
+  cudaStream_t st = ctx.stream();
+  const std::vector<const Keys*> host = {&in.host_r_keys, &in.host_r_values, &in.host_s_keys, &in.host_s_values};
+  std::vector<PinnedBuffer<std::uint32_t>> pinned;
+  std::vector<DeviceBuffer<std::uint32_t>> device;
+  pinned.reserve(host.size());
+  device.reserve(host.size());
+  double bytes = 0;
+  for (const Keys* column : host) {
+    pinned.emplace_back(column->size());
+    std::copy(column->begin(), column->end(), pinned.back().begin());
+    device.emplace_back(column->size(), st);
+    bytes += static_cast<double>(column->size() * sizeof(std::uint32_t));
+  }
+  const auto t = ctx.time_gpu([&](cudaStream_t s) {
+    for (std::size_t c = 0; c < host.size(); ++c) device[c].copy_from_host(pinned[c].data(), pinned[c].size(), s);
+  });
+  ctx.report_time("copy", t, bytes, "B");  // copy_rate in GB/s
+  ctx.report_value("copy_bytes", bytes, "bytes");
+  bool same = true;
+  for (std::size_t c = 0; c < host.size(); ++c) same = same && device[c].to_host(st) == *host[c];
+  ctx.verify(same, "the copied columns differ from the host tables");
 }
 
 /// One variant on one pair of tables: time, verify, and for BSP the bucket skew.
@@ -165,14 +217,25 @@ void run_variant(PointContext& ctx, const gen::PkPkSpec& spec, const BspOptions&
     verify_rows(ctx, in, std::move(got), true);
     return;
   }
+  if (p.variant == "h2d_pinned") {
+    run_h2d_copy(ctx, in);
+    return;
+  }
   JoinedRows out;
   harness::Timing t;
   std::vector<std::vector<KernelTime>> kernel_runs;
   const int profiled_runs = profile ? ctx.options().effective_repetitions() : 0;
+  // The join's own device memory at its peak (scratch and output, not the input tables), from one
+  // more untimed run; `out` from the timed runs is released first so that it is not counted.
+  auto report_peak = [&](const std::function<JoinedRows(cudaStream_t)>& join) {
+    out = JoinedRows{};
+    ctx.report_value("peak_device_bytes", peak_device_bytes(st, [&] { out = join(st); }), "bytes");
+  };
   if (p.variant == "bsp" || p.variant == "bsp_atomic") {
     BspOptions options = bsp_options;
     options.atomic_scatter = p.variant == "bsp_atomic";
     t = ctx.time_gpu([&](cudaStream_t s) { out = bsp_join(in.r(), in.s(), s, options); });
+    report_peak([&](cudaStream_t s) { return bsp_join(in.r(), in.s(), s, options); });
     BspTrace trace;
     trace.profile_kernels = profile;
     for (int i = 0; i < std::max(1, profiled_runs); ++i) {
@@ -182,18 +245,21 @@ void run_variant(PointContext& ctx, const gen::PkPkSpec& spec, const BspOptions&
     report_bucket_skew(ctx, trace);
   } else if (p.variant == "sort_join") {
     t = ctx.time_gpu([&](cudaStream_t s) { out = sort_join(in.r(), in.s(), s); });
+    report_peak([&](cudaStream_t s) { return sort_join(in.r(), in.s(), s); });
     for (int i = 0; i < profiled_runs; ++i) {
       kernel_runs.emplace_back();
       sort_join(in.r(), in.s(), st, &kernel_runs.back());
     }
   } else if (p.variant == "sort_join_hmap") {
     t = ctx.time_gpu([&](cudaStream_t s) { out = hmap_sort_join(in.r(), in.s(), spec.key_domain, s); });
+    report_peak([&](cudaStream_t s) { return hmap_sort_join(in.r(), in.s(), spec.key_domain, s); });
     for (int i = 0; i < profiled_runs; ++i) {
       kernel_runs.emplace_back();
       hmap_sort_join(in.r(), in.s(), spec.key_domain, st, &kernel_runs.back());
     }
   } else {
     t = ctx.time_gpu([&](cudaStream_t s) { out = hash_join(in.r(), in.s(), s); });
+    report_peak([&](cudaStream_t s) { return hash_join(in.r(), in.s(), s); });
     for (int i = 0; i < profiled_runs; ++i) {
       kernel_runs.emplace_back();
       hash_join(in.r(), in.s(), st, &kernel_runs.back());
@@ -201,15 +267,18 @@ void run_variant(PointContext& ctx, const gen::PkPkSpec& spec, const BspOptions&
   }
   ctx.report_time("join", t, rows, "rows");
   ctx.report_value("rows_out", static_cast<double>(out.size), "rows");
-  if (profile) report_kernels(ctx, kernel_runs, rows);
+  if (profile) report_kernels(ctx, kernel_runs);
   verify_rows(ctx, in, out.to_host(st), p.variant == "hash_join");
 }
 
 const std::vector<std::string> kGpuVariants = {"bsp", "sort_join", "hash_join"};
 // Measured where the report measures (1M) and at scale: the values carried through the sort
-// (sort_join) against the report's hmap1 / hmap2 lookups on bare keys (sort_join_hmap).
-// And the report's rejected atomic scatter (bsp_atomic) against its segmented prefix sum (bsp).
-const std::vector<std::string> kProfileVariants = {"bsp", "bsp_atomic", "sort_join", "sort_join_hmap", "hash_join"};
+// (sort_join) against the report's hmap1 / hmap2 lookups on bare keys (sort_join_hmap); the
+// report's rejected atomic scatter (bsp_atomic) against its segmented prefix sum (bsp); the
+// host-to-device copy of both tables (h2d_pinned) that the report's GPU time is 97% of; and the
+// CPU join the report says the GPU join beats.
+const std::vector<std::string> kProfileVariants = {"bsp",       "bsp_atomic", "sort_join", "sort_join_hmap",
+                                                   "hash_join", "h2d_pinned", "cpu"};
 
 // ---- hashlab demo pkpk_join --------------------------------------------------------------------
 
@@ -319,8 +388,9 @@ const harness::Registrar registrar([](harness::Registry& r) {
   profile.name = "profile";
   profile.figure = "NVPROF statistics table (1M x 1M, key mod 10^8) and the Crystal statistics";
   profile.description =
-      "time per kernel at the report's size: the BSP join (segmented prefix sum, and atomic scatter), the sort "
-      "join (rows carried, and the report's bare keys + hmap1/hmap2) and the hash join";
+      "time per kernel and peak device memory at the report's size: the BSP join (segmented prefix sum, and atomic "
+      "scatter), the sort join (rows carried, and the report's bare keys + hmap1/hmap2) and the hash join; the "
+      "pinned host-to-device copy of both tables; the CPU join";
   profile.variants = kProfileVariants;
   profile.plan = [v = profile.variants](const RunOptions& o) {
     return sweep(v, {o.pick_size(kReportRows, kReportRows)});
@@ -337,8 +407,9 @@ const harness::Registrar registrar([](harness::Registry& r) {
   scaling.figure = "Future Work 3 (large datasets): 1M x 1M to 100M+ x 100M+";
   scaling.description =
       "join time and rate vs rows per table (match rate 0.5): BSP (and atomic scatter) vs full sort (and bare "
-      "keys + hmaps) vs hash join vs CPU; time per kernel of the GPU joins at every size";
-  scaling.variants = {"bsp", "bsp_atomic", "sort_join", "sort_join_hmap", "hash_join", "cpu"};
+      "keys + hmaps) vs hash join vs CPU; time per kernel and peak device memory of the GPU joins and the pinned "
+      "host-to-device copy of both tables at every size";
+  scaling.variants = {"bsp", "bsp_atomic", "sort_join", "sort_join_hmap", "hash_join", "h2d_pinned", "cpu"};
   scaling.plan = [v = scaling.variants](const RunOptions& o) {
     // Beyond 100M as memory allows: 200M x 200M needs ~17 GB of the GPU (quick), 500M x 500M
     // ~44 GB (full; 1G x 1G would not fit 80 GB).

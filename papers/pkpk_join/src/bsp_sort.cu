@@ -103,7 +103,7 @@ __global__ void sample_elements(const std::uint64_t* tiles, std::size_t n, unsig
 __global__ void find_splitters(const std::uint32_t* sorted_samples, std::size_t num_samples, unsigned p,
                                std::uint32_t* splitters) {
   const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i + 1 < p) splitters[i] = sorted_samples[(std::size_t{i} + 1) * num_samples / p];
+  if (i + 1 < p) splitters[i] = sorted_samples[splitter_sample(i, num_samples, p)];
 }
 
 // Step 6 (Distribution in Blocks), report "findSplitsKernel": each element's bucket by binary
@@ -236,9 +236,8 @@ JoinedRows run_bsp_join(const TableView& r, const TableView& s, cudaStream_t str
   if (std::size_t{p} * num_tiles > (std::size_t{1} << 31))
     throw std::invalid_argument("pkpk_join: p = " + std::to_string(p) + " partitions x " + std::to_string(num_tiles) +
                                 " tiles: the counts matrix would exceed 2^31 entries; choose fewer partitions");
-  // log2(p) samples per tile (the report's log(p)), at least one.
-  const unsigned samples_per_tile = std::max(1u, static_cast<unsigned>(std::ceil(std::log2(double(p)))));
-  const std::size_t num_samples = num_tiles * samples_per_tile;
+  const unsigned per_tile = samples_per_tile(p);  // log2(p), the report's log(p)
+  const std::size_t num_samples = num_tiles * per_tile;
   const std::size_t num_counts = std::size_t{p} * num_tiles;
   detail::KernelProfiler profiler(trace != nullptr && trace->profile_kernels);
 
@@ -253,7 +252,8 @@ JoinedRows run_bsp_join(const TableView& r, const TableView& s, cudaStream_t str
   DeviceBuffer<std::uint32_t> bounds(std::size_t{p} + 1, stream);
   const unsigned grid_tiles = static_cast<unsigned>(num_tiles);
 
-  profiler.run("block_sort", stream, [&] {
+  const double rows = static_cast<double>(n);
+  profiler.run("block_sort", stream, rows, "rows", [&] {
     block_sort<Tile><<<grid_tiles, Tile::BLOCK_THREADS, 0, stream>>>(PackElement{r.keys, s.keys, r.rows}, n,
                                                                      tiles.data());
     HASHLAB_CHECK_LAUNCH();
@@ -266,46 +266,48 @@ JoinedRows run_bsp_join(const TableView& r, const TableView& s, cudaStream_t str
     std::vector<std::uint64_t> assigned;
   } captured;
   if (capture) captured.block_sorted = tiles.to_host(stream);
-  profiler.run("sample", stream, [&] {
+  profiler.run("sample", stream, static_cast<double>(num_samples), "samples", [&] {
     sample_elements<<<grid_for(num_samples), kDefaultBlock, 0, stream>>>(
-        tiles.data(), n, Tile::TILE_ITEMS, num_tiles, samples_per_tile, options.seed, samples.data());
+        tiles.data(), n, Tile::TILE_ITEMS, num_tiles, per_tile, options.seed, samples.data());
     HASHLAB_CHECK_LAUNCH();
   });
   if (capture) captured.samples = samples.to_host(stream);
-  profiler.run("sort_samples", stream, [&] { prim::sort_keys(samples.data(), num_samples, stream); });
-  profiler.run("splitters", stream, [&] {
+  profiler.run("sort_samples", stream, static_cast<double>(num_samples), "samples",
+               [&] { prim::sort_keys(samples.data(), num_samples, stream); });
+  profiler.run("splitters", stream, p - 1.0, "splitters", [&] {
     find_splitters<<<div_up(p, 256u), 256, 0, stream>>>(samples.data(), num_samples, p, splitters.data());
     HASHLAB_CHECK_LAUNCH();
   });
-  profiler.run("partition_ids", stream, [&] {
+  profiler.run("partition_ids", stream, rows, "rows", [&] {
     // Fewer, longer-lived blocks than usual: each block first stages all p - 1 splitters.
     partition_ids<<<grid_for(n, kDefaultBlock, 4096), kDefaultBlock, (p - 1) * sizeof(std::uint32_t), stream>>>(
         tiles.data(), n, splitters.data(), p - 1, bucket.data());
     HASHLAB_CHECK_LAUNCH();
   });
-  profiler.run("count_splits", stream, [&] {
+  profiler.run("count_splits", stream, rows, "rows", [&] {
     count_splits<Tile><<<grid_tiles, Tile::BLOCK_THREADS, p * sizeof(std::uint32_t), stream>>>(bucket.data(), n, p,
                                                                                               num_tiles, counts.data());
     HASHLAB_CHECK_LAUNCH();
   });
-  profiler.run("prefix_sum", stream, [&] { prim::exclusive_scan(counts.data(), offsets.data(), num_counts, stream); });
+  profiler.run("prefix_sum", stream, static_cast<double>(num_counts), "counts",
+               [&] { prim::exclusive_scan(counts.data(), offsets.data(), num_counts, stream); });
   auto compute_bounds = [&] {
     bucket_bounds<<<div_up(p + 1, 256u), 256, 0, stream>>>(offsets.data(), p, num_tiles, n, bounds.data());
     HASHLAB_CHECK_LAUNCH();
   };
   if (!options.atomic_scatter) {
-    profiler.run("segmented_prefix_sum", stream, [&] {
+    profiler.run("segmented_prefix_sum", stream, rows, "rows", [&] {
       segmented_prefix_sum<Tile><<<grid_tiles, Tile::BLOCK_THREADS, 0, stream>>>(bucket.data(), n, rank.data());
       HASHLAB_CHECK_LAUNCH();
     });
-    profiler.run("assign", stream, [&] {
+    profiler.run("assign", stream, rows, "rows", [&] {
       assign<<<grid_for(n), kDefaultBlock, 0, stream>>>(tiles.data(), n, Tile::TILE_ITEMS, num_tiles, bucket.data(),
                                                         rank.data(), offsets.data(), assigned.data());
       HASHLAB_CHECK_LAUNCH();
     });
   } else {
     DeviceBuffer<std::uint32_t> cursor(p, stream);
-    profiler.run("assign_atomic", stream, [&] {
+    profiler.run("assign_atomic", stream, rows, "rows", [&] {
       compute_bounds();
       HASHLAB_CUDA_CHECK(cudaMemcpyAsync(cursor.data(), bounds.data(), std::size_t{p} * sizeof(std::uint32_t),
                                          cudaMemcpyDeviceToDevice, stream));
@@ -320,7 +322,7 @@ JoinedRows run_bsp_join(const TableView& r, const TableView& s, cudaStream_t str
   // block per bucket, on the same (key, table) bits). It ping-pongs between `assigned` and
   // `tiles` (no longer needed), and `sorted` is wherever it ended.
   cub::DoubleBuffer<std::uint64_t> buckets(assigned.data(), tiles.data());
-  profiler.run("bucket_sort", stream, [&] {
+  profiler.run("bucket_sort", stream, rows, "rows", [&] {
     if (!options.atomic_scatter) compute_bounds();  // the atomic scatter computed them already
     std::size_t bytes = 0;
     HASHLAB_CUDA_CHECK(cub::DeviceSegmentedRadixSort::SortKeys(nullptr, bytes, buckets, static_cast<std::int64_t>(n),
@@ -336,7 +338,7 @@ JoinedRows run_bsp_join(const TableView& r, const TableView& s, cudaStream_t str
   if (trace != nullptr) {
     trace->tiles = num_tiles;
     trace->partitions = p;
-    trace->samples_per_tile = samples_per_tile;
+    trace->samples_per_tile = per_tile;
     const auto b = bounds.to_host(stream);
     trace->bucket_sizes.assign(p, 0);
     trace->max_bucket = 0;
@@ -371,6 +373,10 @@ JoinedRows run_bsp_join(const TableView& r, const TableView& s, cudaStream_t str
 
 std::size_t tile_items(TileShape shape) {
   return shape == TileShape::kTeaching ? TeachingTile::TILE_ITEMS : StandardTile::TILE_ITEMS;
+}
+
+std::uint32_t samples_per_tile(std::uint32_t p) {
+  return std::max(1u, static_cast<std::uint32_t>(std::ceil(std::log2(static_cast<double>(std::max(p, 1u))))));
 }
 
 std::uint32_t default_partitions(std::size_t n, TileShape shape) {

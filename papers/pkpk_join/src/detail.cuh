@@ -4,7 +4,6 @@
 
 #include <deque>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "hashlab/common/memory.hpp"
@@ -18,28 +17,36 @@ class KernelProfiler {
  public:
   explicit KernelProfiler(bool enabled) : enabled_(enabled) {}
 
+  /// Runs `step`, named `name`, which processes `items` of `item_unit` (its rate's numerator:
+  /// what the step itself reads, not the join's input unless it passes over it).
   template <class Step>
-  void run(const char* name, cudaStream_t stream, Step&& step) {
+  void run(const char* name, cudaStream_t stream, double items, const char* item_unit, Step&& step) {
     if (!enabled_) {
       step();
       return;
     }
-    timers_.emplace_back(std::piecewise_construct, std::forward_as_tuple(name), std::forward_as_tuple());
-    timers_.back().second.start(stream);
+    steps_.push_back({name, items, item_unit, {}});
+    steps_.back().timer.start(stream);
     step();
-    timers_.back().second.stop(stream);
+    steps_.back().timer.stop(stream);
   }
 
   /// Every step's time (waits for the last event); empty when disabled.
   std::vector<KernelTime> results() const {
     std::vector<KernelTime> out;
-    for (const auto& [name, timer] : timers_) out.push_back({name, timer.elapsed_ms()});
+    for (const auto& s : steps_) out.push_back({s.name, s.timer.elapsed_ms(), s.items, s.item_unit});
     return out;
   }
 
  private:
+  struct Step {
+    std::string name;
+    double items;
+    std::string item_unit;
+    EventTimer timer;
+  };
   bool enabled_;
-  std::deque<std::pair<std::string, EventTimer>> timers_;
+  std::deque<Step> steps_;
 };
 
 /// Step 9 on a globally sorted array of packed elements: compare each element with its

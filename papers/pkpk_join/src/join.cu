@@ -65,12 +65,13 @@ JoinedRows join_sorted(const std::uint64_t* sorted, std::size_t n, const TableVi
   repeated.fill_bytes(0xff, stream);
   HASHLAB_CUDA_CHECK(cudaMemsetAsync(position.data() + n, 0, sizeof(std::uint32_t), stream));
 
-  profiler.run("join", stream, [&] {
+  const double rows = static_cast<double>(n);
+  profiler.run("join", stream, rows, "rows", [&] {
     join_after_sort<<<grid_for(n), kDefaultBlock, 0, stream>>>(sorted, n, position.data(), repeated.data());
     HASHLAB_CHECK_LAUNCH();
   });
-  profiler.run("compact_scan", stream, [&] { prim::exclusive_scan(position.data(), position.data(), n + 1, stream); });
-  profiler.run("compact_write", stream, [&] {
+  profiler.run("compact_scan", stream, rows, "rows", [&] { prim::exclusive_scan(position.data(), position.data(), n + 1, stream); });
+  profiler.run("compact_write", stream, rows, "rows", [&] {
     write_joined_rows<<<grid_for(n), kDefaultBlock, 0, stream>>>(sorted, n, position.data(), r.values, s.values,
                                                                    out.key.data(), out.value1.data(),
                                                                    out.value2.data());

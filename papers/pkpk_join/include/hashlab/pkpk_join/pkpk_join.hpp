@@ -109,10 +109,24 @@ struct BspOptions {
 /// p for n elements when BspOptions::partitions is 0.
 std::uint32_t default_partitions(std::size_t n, TileShape shape);
 
-/// One kernel (or library call) of a profiled run and its device time.
+/// Step 5: the samples drawn from each sorted tile for p buckets, the report's log(p): log2(p)
+/// rounded up, at least one (the report's code truncates; README, Deviations).
+std::uint32_t samples_per_tile(std::uint32_t p);
+
+/// Step 5, the report's "Splitterss": splitter i (0 <= i < p - 1) is the sorted sample at
+/// (i + 1) * num_samples / p, so the p - 1 splitters cut the sorted samples into p equal groups.
+HASHLAB_HD std::size_t splitter_sample(std::size_t i, std::size_t num_samples, std::uint32_t p) {
+  return (i + 1) * num_samples / p;
+}
+
+/// One kernel (or library call) of a profiled run: its device time and what it processed, so
+/// that its rate is a throughput of its own work (input rows for the steps that pass over the
+/// data; samples, splitters or counts for those that never touch it).
 struct KernelTime {
   std::string kernel;
   double ms = 0;
+  double items = 0;       // what the step processed: rows, samples, splitters, counts
+  std::string item_unit;  // "rows", "samples", "splitters", "counts"
 };
 
 /// What a traced run of bsp_join records. Tracing synchronises: keep it out of timed runs.
