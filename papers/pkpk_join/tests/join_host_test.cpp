@@ -1,8 +1,12 @@
-// CPU-only parts of the pk-pk join: the element packing, the partition count, input
-// validation, and the two host joins (reference and multi-threaded) on the shared generator.
+// CPU-only parts of the pk-pk join: the element packing, the partition count, the samples per
+// tile and the splitters' positions (step 5), input validation, and the two host joins
+// (reference and multi-threaded) on the shared generator.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "hashlab/common/generator.hpp"
 #include "hashlab/pkpk_join/pkpk_join.hpp"
@@ -34,6 +38,54 @@ TEST(PkPkPartitions, DefaultIsOneBucketPerTileUpToTheCap) {
   EXPECT_EQ(default_partitions(1, TileShape::kStandard), 1u);
   EXPECT_EQ(default_partitions(16, TileShape::kTeaching), 4u);
   EXPECT_EQ(default_partitions(200000000, TileShape::kStandard), kDefaultMaxPartitions);
+}
+
+TEST(PkPkSampling, SamplesPerTileAreLog2OfPRoundedUpAtLeastOne) {
+  // Step 5: log(p) random samples from each block, as log2(p) rounded up (never none).
+  EXPECT_EQ(samples_per_tile(1), 1u);
+  EXPECT_EQ(samples_per_tile(2), 1u);
+  EXPECT_EQ(samples_per_tile(3), 2u);
+  EXPECT_EQ(samples_per_tile(4), 2u);
+  EXPECT_EQ(samples_per_tile(5), 3u);
+  EXPECT_EQ(samples_per_tile(489), 9u);  // the report's 1M x 1M: p = 489 tiles
+  EXPECT_EQ(samples_per_tile(1024), 10u);
+  EXPECT_EQ(samples_per_tile(1025), 11u);
+  EXPECT_EQ(samples_per_tile(kMaxPartitions), 13u);
+}
+
+/// Bucket sizes of `num_samples` distinct sorted samples under the p - 1 splitters that
+/// splitter_sample picks: sample j goes to the number of splitters at or below it (step 6).
+std::vector<std::size_t> sample_groups(std::size_t num_samples, std::uint32_t p) {
+  std::vector<std::size_t> groups(p, 0);
+  for (std::size_t j = 0; j < num_samples; ++j) {
+    std::size_t bucket = 0;
+    for (std::size_t i = 0; i + 1 < p; ++i) bucket += splitter_sample(i, num_samples, p) <= j ? 1 : 0;
+    ++groups[bucket];
+  }
+  return groups;
+}
+
+TEST(PkPkSplitters, AreTheEquiSpacedSamplesOfTheReport) {
+  // The report's Splitterss: d_splitters[tid] = d_samples[(tid + 1) * sample_size / p].
+  EXPECT_EQ(splitter_sample(0, 40, 4), 10u);
+  EXPECT_EQ(splitter_sample(1, 40, 4), 20u);
+  EXPECT_EQ(splitter_sample(2, 40, 4), 30u);
+  EXPECT_EQ(splitter_sample(0, 4401, 489), 9u);  // 1M x 1M: 489 tiles x 9 samples
+  EXPECT_EQ(splitter_sample(487, 4401, 489), 4392u);
+}
+
+TEST(PkPkSplitters, CutTheSortedSamplesIntoPEqualGroups) {
+  // With S = k p samples, every bucket (the first and the last too) receives exactly k of them:
+  // what makes the buckets even (bucket b spans the keys of k consecutive samples).
+  for (const auto& [p, k] : {std::pair<std::uint32_t, std::size_t>{2, 1}, {4, 2}, {7, 3}, {489, 9}, {1024, 10}}) {
+    SCOPED_TRACE("p=" + std::to_string(p) + " k=" + std::to_string(k));
+    const auto groups = sample_groups(k * p, p);
+    EXPECT_EQ(*std::min_element(groups.begin(), groups.end()), k);
+    EXPECT_EQ(*std::max_element(groups.begin(), groups.end()), k);
+  }
+  // S not a multiple of p: the groups differ by one sample at most.
+  const auto groups = sample_groups(100, 7);
+  EXPECT_LE(*std::max_element(groups.begin(), groups.end()) - *std::min_element(groups.begin(), groups.end()), 1u);
 }
 
 TEST(PkPkValidate, RejectsOversizedAndMissingColumnsButNotEmptyTables) {
