@@ -1,5 +1,6 @@
 // The basic cuckoo hash table (section 4.3): construction (Listing 4.1) and retrieval (Listing 4.2).
 #include <algorithm>
+#include <type_traits>
 
 #include "detail.cuh"
 #include "hashlab/common/launch.cuh"
@@ -30,10 +31,12 @@ namespace {
 // Listing 4.1 (section 4.3.1.2): one thread per input pair swaps its entry into the table with
 // atomicExch, starting at h_1; an evicted entry is re-inserted with its next function, round
 // robin; a chain longer than max_iterations sets the failure flag (the host then rebuilds).
-template <HashKind H, int K, bool kCount>
+// kShortCircuit: Listing 4.1's own round robin instead of the chapter's fix (next_location).
+// kCount: chain_lengths[its] counts the threads whose loop made `its` exchanges.
+template <HashKind H, int K, bool kCount, bool kShortCircuit>
 __global__ void cuckoo_insert(const std::uint32_t* keys, const std::uint32_t* values, std::size_t n,
                               unsigned long long* table, HashFunctions f, std::uint32_t max_iterations,
-                              std::uint32_t* status, unsigned long long* counters) {
+                              std::uint32_t* status, unsigned long long* chain_lengths) {
   const std::size_t thread_index = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
   if (thread_index >= n) return;
   std::uint32_t key = keys[thread_index];
@@ -58,13 +61,11 @@ __global__ void cuckoo_insert(const std::uint32_t* keys, const std::uint32_t* va
     // An item was evicted: re-insert it with the function after the one that put it here.
     std::uint32_t loc[K];
     detail::all_locations<H, K>(f, key, loc);
-    location = next_location<K>(loc, location);
+    if constexpr (kShortCircuit) location = next_location_short_circuit<K>(loc, location);
+    else location = next_location<K>(loc, location);
   }
   if (!placed) atomicOr(status, detail::kStatusFailed);  // the eviction chain was too long
-  if constexpr (kCount) {
-    atomicAdd(&counters[0], static_cast<unsigned long long>(its));
-    atomicMax(&counters[1], static_cast<unsigned long long>(its));
-  }
+  if constexpr (kCount) atomicAdd(&chain_lengths[its], 1ull);  // its in [1, max_iterations]
 }
 
 // Listing 4.2 (section 4.3.2): one thread per query checks h_1 .. h_K in order.
@@ -88,7 +89,8 @@ void CuckooHashTable::build(const std::uint32_t* keys, const std::uint32_t* valu
   stats_.max_iterations = config_.max_iterations > 0 ? config_.max_iterations : default_max_iterations(n);
   if (slots_.size() != stats_.table_size) slots_ = DeviceBuffer<std::uint64_t>(stats_.table_size, stream);
   if (status_.empty()) status_ = DeviceBuffer<std::uint32_t>(1, stream);
-  if (counters_.empty()) counters_ = DeviceBuffer<unsigned long long>(2, stream);
+  if (config_.count_evictions && chain_lengths_.size() != stats_.max_iterations + std::size_t{1})
+    chain_lengths_ = DeviceBuffer<unsigned long long>(stats_.max_iterations + std::size_t{1}, stream);
   if (n == 0) {
     functions_ = HashFunctions::draw(config_.hash, config_.num_hash_functions, stats_.table_size, rng_);
     detail::fill_empty(slots_.data(), slots_.size(), stream);
@@ -105,16 +107,23 @@ void CuckooHashTable::build(const std::uint32_t* keys, const std::uint32_t* valu
         status_.data(), stream, [&](const HashFunctions& f) {
           detail::fill_empty(slots_.data(), slots_.size(), stream);
           status_.fill_bytes(0, stream);
-          if (config_.count_evictions) counters_.fill_bytes(0, stream);
+          if (config_.count_evictions) chain_lengths_.fill_bytes(0, stream);
           detail::dispatch(f.kind, f.count, [&](auto kind_c, auto count_c) {
             constexpr HashKind H = decltype(kind_c)::value;
             constexpr int K = decltype(count_c)::value;
-            if (config_.count_evictions)
-              cuckoo_insert<H, K, true><<<blocks, config_.block_size, 0, stream>>>(
-                  keys, values, n, table, f, stats_.max_iterations, status_.data(), counters_.data());
-            else
-              cuckoo_insert<H, K, false><<<blocks, config_.block_size, 0, stream>>>(
-                  keys, values, n, table, f, stats_.max_iterations, status_.data(), counters_.data());
+            auto launch = [&](auto count_c2, auto short_circuit_c) {
+              cuckoo_insert<H, K, decltype(count_c2)::value, decltype(short_circuit_c)::value>
+                  <<<blocks, config_.block_size, 0, stream>>>(keys, values, n, table, f, stats_.max_iterations,
+                                                             status_.data(), chain_lengths_.data());
+            };
+            using Yes = std::true_type;
+            using No = std::false_type;
+            const bool short_circuit = config_.round_robin == RoundRobin::kShortCircuit;
+            if (config_.count_evictions) {
+              if (short_circuit) launch(Yes{}, Yes{}); else launch(Yes{}, No{});
+            } else {
+              if (short_circuit) launch(No{}, Yes{}); else launch(No{}, No{});
+            }
             HASHLAB_CHECK_LAUNCH();
           });
         });
@@ -123,9 +132,11 @@ void CuckooHashTable::build(const std::uint32_t* keys, const std::uint32_t* valu
     throw;
   }
   if (config_.count_evictions) {
-    const auto counters = counters_.to_host(stream);
-    stats_.exchanges = counters[0];
-    stats_.longest_chain = static_cast<std::uint32_t>(counters[1]);
+    const auto counts = chain_lengths_.to_host(stream);
+    stats_.chain_lengths.assign(counts.begin(), counts.end());
+    const ChainSummary chains = stats_.chains();
+    stats_.exchanges = chains.exchanges;
+    stats_.longest_chain = chains.max;
   }
 }
 

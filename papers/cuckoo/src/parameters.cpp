@@ -17,6 +17,34 @@ const char* to_string(HashKind kind) {
   return "?";
 }
 
+const char* to_string(RoundRobin rule) {
+  switch (rule) {
+    case RoundRobin::kSkipRepeatedSlots: return "skip_repeated_slots";
+    case RoundRobin::kShortCircuit: return "short_circuit";
+  }
+  return "?";
+}
+
+ChainSummary summarize_chains(const std::vector<std::uint64_t>& histogram) {
+  ChainSummary s;
+  for (std::size_t l = 0; l < histogram.size(); ++l) {
+    s.chains += histogram[l];
+    s.exchanges += histogram[l] * l;
+    if (histogram[l] > 0) s.max = static_cast<std::uint32_t>(l);
+  }
+  if (s.chains == 0) return s;
+  s.mean = static_cast<double>(s.exchanges) / static_cast<double>(s.chains);
+  std::uint64_t seen = 0;
+  for (std::size_t l = 0; l < histogram.size(); ++l) {
+    seen += histogram[l];
+    if (2 * seen >= s.chains) {
+      s.median = static_cast<std::uint32_t>(l);
+      break;
+    }
+  }
+  return s;
+}
+
 HashKind parse_hash_kind(const std::string& name) {
   if (name == "multiply") return HashKind::kMultiply;
   if (name == "xor") return HashKind::kXor;
@@ -73,7 +101,8 @@ void CuckooConfig::validate() const {
 
 std::string CuckooConfig::describe() const {
   std::ostringstream s;
-  s << num_hash_functions << " functions (" << to_string(hash) << "), " << space_factor << " N slots, max_iterations "
+  s << num_hash_functions << " functions (" << to_string(hash) << ", " << to_string(round_robin) << "), "
+    << space_factor << " N slots, max_iterations "
     << (max_iterations == 0 ? std::string("7 lg N") : std::to_string(max_iterations)) << ", " << max_attempts
     << " attempts, block " << block_size;
   return s.str();

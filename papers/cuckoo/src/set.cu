@@ -10,7 +10,8 @@ namespace {
 
 // Section 4.4, sets: as Listing 4.1 with 32-bit slots holding keys only; a thread also stops
 // when it exchanged two copies of the same key (one copy is dropped, the other stays).
-template <HashKind H, int K>
+// kShortCircuit: Listing 4.1's own round robin (CuckooConfig::round_robin).
+template <HashKind H, int K, bool kShortCircuit>
 __global__ void set_insert(const std::uint32_t* keys, std::size_t n, std::uint32_t* table, HashFunctions f,
                            std::uint32_t max_iterations, std::uint32_t* status) {
   const std::size_t thread_index = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
@@ -27,7 +28,8 @@ __global__ void set_insert(const std::uint32_t* keys, std::size_t n, std::uint32
     key = evicted;
     std::uint32_t loc[K];
     detail::all_locations<H, K>(f, key, loc);
-    location = next_location<K>(loc, location);
+    if constexpr (kShortCircuit) location = next_location_short_circuit<K>(loc, location);
+    else location = next_location<K>(loc, location);
   }
   atomicOr(status, detail::kStatusFailed);
 }
@@ -110,9 +112,16 @@ void CuckooSet::build_with_flags(const std::uint32_t* keys, std::size_t n, std::
     slots_.fill_bytes(0xff, stream);  // every slot kEmptyKey
     status_.fill_bytes(0, stream);
     if (n == 0) return;
+    const bool short_circuit = config_.round_robin == RoundRobin::kShortCircuit;
     detail::dispatch(f.kind, f.count, [&](auto kind_c, auto count_c) {
-      set_insert<decltype(kind_c)::value, decltype(count_c)::value><<<blocks, config_.block_size, 0, stream>>>(
-          keys, n, slots_.data(), f, stats_.max_iterations, status_.data());
+      constexpr HashKind H = decltype(kind_c)::value;
+      constexpr int K = decltype(count_c)::value;
+      if (short_circuit)
+        set_insert<H, K, true><<<blocks, config_.block_size, 0, stream>>>(keys, n, slots_.data(), f,
+                                                                          stats_.max_iterations, status_.data());
+      else
+        set_insert<H, K, false><<<blocks, config_.block_size, 0, stream>>>(keys, n, slots_.data(), f,
+                                                                           stats_.max_iterations, status_.data());
       HASHLAB_CHECK_LAUNCH();
     });
   };

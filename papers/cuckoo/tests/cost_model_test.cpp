@@ -40,5 +40,24 @@ TEST(CostModel, ConstructionTimeAddsRandomAndStreamingParts) {
   EXPECT_NEAR(m.construction_ms(n, slots), (-slots * std::log(0.5) * 2.0 + 3e6 * 0.1) * 1e-6, 1e-12);
 }
 
+TEST(BandwidthShares, ChaptersAccountingGivesItsSixAndSeventyPercent) {
+  // Section 4.5.3 on the GTX 480: hash insertions at 0.67 G updates/s sustain 6% of the pin
+  // bandwidth, Merrill's radix sort at 775 M pairs/s (8 passes of 4-bit digits) 70%.
+  const double pin = pin_bandwidth_gbps(1848000, 384);
+  EXPECT_NEAR(pin, 177.4, 0.1);
+  EXPECT_NEAR(0.67 * kBytesPerUpdate / pin, 0.06, 0.002);
+  EXPECT_DOUBLE_EQ(radix_sort_bytes_per_pair(8, true), 160);
+  EXPECT_NEAR(0.775 * radix_sort_bytes_per_pair(8, true) / pin, 0.70, 0.005);
+  // At 1.25N a construction makes about 2 updates per pair: half the update rate in pairs.
+  EXPECT_DOUBLE_EQ(hash_update_bytes_per_pair(2.0), 32);
+}
+
+TEST(BandwidthShares, OnesweepReadsTheKeysOnceForAllDigits) {
+  // CUB's onesweep (8-bit digits: 4 passes over 32-bit keys): 4 B histogram + 4 x 16 B.
+  EXPECT_DOUBLE_EQ(radix_sort_bytes_per_pair(4, false), 68);
+  EXPECT_DOUBLE_EQ(radix_sort_bytes_per_pair(0, false), 0);
+  EXPECT_NEAR(pin_bandwidth_gbps(2619000, 5120), 3352.3, 0.1);  // H100 SXM5 80GB
+}
+
 }  // namespace
 }  // namespace hashlab::cuckoo

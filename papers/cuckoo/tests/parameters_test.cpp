@@ -147,5 +147,53 @@ TEST(NextLocation, SkipsFunctionsThatPointToTheSameSlot) {
   EXPECT_EQ(next_location<3>(same, 3), 3u);
 }
 
+TEST(NextLocation, ShortCircuitFollowsListing41) {
+  // Without repeated slots both rules agree.
+  const std::uint32_t loc[4] = {10, 20, 30, 40};
+  for (std::uint32_t from : {10u, 20u, 30u, 40u})
+    EXPECT_EQ(next_location_short_circuit<4>(loc, from), next_location<4>(loc, from)) << from;
+  EXPECT_EQ(next_location_short_circuit<4>(loc, 99), 10u);  // not one of its slots: h_1, as the listing's else
+  // h_1 = h_2: the listing sends an item evicted from that slot straight back into it (it
+  // evicts the item that evicted it), so the item never reaches h_3 or h_4; the fix moves on.
+  const std::uint32_t twice[4] = {5, 5, 7, 8};
+  EXPECT_EQ(next_location_short_circuit<4>(twice, 5), 5u);
+  EXPECT_EQ(next_location<4>(twice, 5), 7u);
+  // h_2 = h_3: the same once the item is in its h_2 slot.
+  const std::uint32_t middle[4] = {4, 6, 6, 8};
+  EXPECT_EQ(next_location_short_circuit<4>(middle, 6), 6u);
+  EXPECT_EQ(next_location<4>(middle, 6), 8u);
+  // A repeat that is not adjacent (h_1 = h_3) is matched at h_1 by both rules alike.
+  const std::uint32_t apart[4] = {5, 6, 5, 8};
+  for (std::uint32_t from : {5u, 6u, 8u})
+    EXPECT_EQ(next_location_short_circuit<4>(apart, from), next_location<4>(apart, from)) << from;
+}
+
+TEST(ChainSummary, MedianMeanAndMaxOfTheChainLengths) {
+  // 6 chains of length 1, 3 of length 2, 1 of length 9: median 1, mean 2.1, max 9.
+  std::vector<std::uint64_t> h(10, 0);
+  h[1] = 6, h[2] = 3, h[9] = 1;
+  const ChainSummary s = summarize_chains(h);
+  EXPECT_EQ(s.chains, 10u);
+  EXPECT_EQ(s.exchanges, 6u + 6u + 9u);
+  EXPECT_DOUBLE_EQ(s.mean, 2.1);
+  EXPECT_EQ(s.median, 1u);
+  EXPECT_EQ(s.max, 9u);
+  // Exactly half at length 1: the median is the smallest length half of the chains do not exceed.
+  h.assign(4, 0);
+  h[1] = 2, h[3] = 2;
+  EXPECT_EQ(summarize_chains(h).median, 1u);
+  h[1] = 1;
+  EXPECT_EQ(summarize_chains(h).median, 3u);
+  EXPECT_EQ(summarize_chains({}).chains, 0u);
+  EXPECT_EQ(summarize_chains({}).median, 0u);
+}
+
+TEST(Parameters, RoundRobinRulesPrint) {
+  EXPECT_STREQ(to_string(RoundRobin::kSkipRepeatedSlots), "skip_repeated_slots");
+  EXPECT_STREQ(to_string(RoundRobin::kShortCircuit), "short_circuit");
+  CuckooConfig c;
+  EXPECT_NE(c.describe().find("skip_repeated_slots"), std::string::npos) << c.describe();
+}
+
 }  // namespace
 }  // namespace hashlab::cuckoo

@@ -27,4 +27,28 @@ struct CostModel {
   double upper_bound_gpairs() const { return 1.0 / t_uncoalesced_ns; }
 };
 
+// Section 4.5.3's bandwidth shares: "a radix sort implementation that achieves 70% of the
+// theoretical maximum pin bandwidth, whereas our hash insertions sustain only 6% of this maximum"
+// (GTX 480, 177.4 GB/s). The chapter's numbers follow from counting 8-byte accesses:
+// 0.67 G updates/s x 16 B = 10.7 GB/s = 6.0%, and 775 M pairs/s x 160 B = 124 GB/s = 70%, with
+// 160 B = 8 passes of 4-bit digits x (read the keys for the histogram + read and write keys and
+// values) for Merrill's sort [6]. The same accounting applies to the GPU that runs.
+
+/// One update (section 4.5.3: a read and a write of one 8-byte slot, as atomicExch does).
+constexpr double kBytesPerUpdate = 16;
+
+/// Random-update traffic of a cuckoo construction per pair: 16 B per atomicExch.
+double hash_update_bytes_per_pair(double updates_per_pair);
+
+/// Bytes per (32-bit key, 32-bit value) pair that a least-significant-digit radix sort moves:
+/// each of `passes` digit passes reads and writes keys and values (16 B); the digit histograms
+/// read the keys (4 B) once per pass (`histogram_per_pass`, Merrill's sort) or once for all
+/// passes (CUB's onesweep).
+double radix_sort_bytes_per_pair(int passes, bool histogram_per_pass);
+
+/// A GPU's DRAM pin bandwidth in GB/s from its memory clock (kHz, as CUDA reports it) and bus
+/// width (bits): two transfers per clock (GTX 480: 1848 MHz, 384 bit: 177.4 GB/s; H100 SXM:
+/// 2619 MHz, 5120 bit: 3352 GB/s).
+double pin_bandwidth_gbps(double memory_clock_khz, int bus_width_bits);
+
 }  // namespace hashlab::cuckoo

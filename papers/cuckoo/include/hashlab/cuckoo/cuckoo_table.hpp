@@ -15,6 +15,7 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "hashlab/common/memory.hpp"
 #include "hashlab/cuckoo/hash_functions.hpp"
@@ -28,14 +29,29 @@ struct CuckooConfig {
   std::uint32_t max_iterations = 0;                // eviction limit per thread; 0: 7 lg N
   int max_attempts = kDefaultMaxAttempts;          // build attempts before giving up
   HashKind hash = HashKind::kMultiply;
+  RoundRobin round_robin = RoundRobin::kSkipRepeatedSlots;  // where an evicted item goes next
   int block_size = kDefaultBlockSize;              // construction threads per block (32..1024)
   std::uint64_t seed = 1;                          // seeds the hash constants of every attempt
-  bool count_evictions = false;                    // instrument: count exchanges (slower; tests)
+  bool count_evictions = false;                    // instrument: record every chain's length (untimed use)
 
   /// Throws std::invalid_argument naming the bad field and its value.
   void validate() const;
   std::string describe() const;
 };
+
+/// Eviction chains summarised from their lengths (section 4.2: "the median number of iterations
+/// required to insert any item was only one or two"). A thread's chain is the number of
+/// atomicExch calls of its Listing 4.1 loop: 1 when its item found its h_1 slot empty.
+struct ChainSummary {
+  std::uint64_t chains = 0;     // threads counted (N for a successful build)
+  std::uint64_t exchanges = 0;  // atomicExch calls in all
+  double mean = 0;              // exchanges / chains (the updates per pair of section 4.5.3)
+  std::uint32_t median = 0;     // the smallest length that at least half of the chains do not exceed
+  std::uint32_t max = 0;        // the longest chain
+};
+
+/// The summary of a histogram of chain lengths (histogram[l]: chains of length l).
+ChainSummary summarize_chains(const std::vector<std::uint64_t>& histogram);
 
 /// What the last build did.
 struct BuildStats {
@@ -44,10 +60,13 @@ struct BuildStats {
   std::uint32_t max_iterations = 0;
   int attempts = 0;  // 1 when the first attempt succeeded
   int restarts() const { return attempts > 0 ? attempts - 1 : 0; }
-  // With CuckooConfig::count_evictions, over the successful attempt: atomicExch calls made in
+  // With CuckooConfig::count_evictions, over the successful attempt: chain_lengths[l] threads made l exchanges (l = 1 .. max_iterations; a thread whose
+  // chain reached the limit counts at max_iterations), and their summary: atomicExch calls in
   // total (N for a table without a single eviction) and the longest chain of one thread.
+  std::vector<std::uint64_t> chain_lengths;
   std::uint64_t exchanges = 0;
   std::uint32_t longest_chain = 0;
+  ChainSummary chains() const { return summarize_chains(chain_lengths); }
 };
 
 /// Thrown when no attempt built the table; what() gives N, table size, functions, attempts.
@@ -88,7 +107,7 @@ class CuckooHashTable {
   BuildStats stats_;
   DeviceBuffer<std::uint64_t> slots_;
   DeviceBuffer<std::uint32_t> status_;
-  DeviceBuffer<unsigned long long> counters_;
+  DeviceBuffer<unsigned long long> chain_lengths_;  // count_evictions: threads by chain length
 };
 
 constexpr std::uint64_t kEmptyEntry = std::uint64_t{kEmptyKey} << 32;  // key 0xffffffff, value 0

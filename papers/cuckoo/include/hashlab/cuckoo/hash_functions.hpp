@@ -109,6 +109,37 @@ HASHLAB_HD std::uint32_t next_location(const std::uint32_t (&loc)[K], std::uint3
   return done ? next : (passed ? from : loc[0]);
 }
 
+/// Listing 4.1 as printed: the slot of the function after the FIRST function that points to
+/// `from` (if location == location_1 then location_2, else if ... == location_2 then location_3,
+/// ..., else location_1). When two consecutive functions of a key give the same slot, an item
+/// evicted from it goes straight back into it (evicting the item that evicted it), so it never
+/// moves on to its later slots; section 4.3.1.2 says this leaves the failure rate unaffected
+/// except for tables of a few hundred items (`RoundRobin::kShortCircuit`, measured by the
+/// `short_circuit` experiment).
+template <int K>
+HASHLAB_HD std::uint32_t next_location_short_circuit(const std::uint32_t (&loc)[K], std::uint32_t from) {
+  std::uint32_t next = loc[0];
+  bool done = false;
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+  for (int i = 0; i + 1 < K; ++i) {
+    if (!done && loc[i] == from) {
+      next = loc[i + 1];
+      done = true;
+    }
+  }
+  return next;
+}
+
+/// Which of the two round-robin rules above an evicted item follows.
+enum class RoundRobin {
+  kSkipRepeatedSlots,  // next_location: the chapter's suggested fix (default)
+  kShortCircuit,       // next_location_short_circuit: Listing 4.1 as printed
+};
+
+const char* to_string(RoundRobin rule);
+
 /// max_iterations = 7 lg N (section 4.3.1.1), lg rounded up, at least 7 (N <= 2).
 std::uint32_t default_max_iterations(std::uint64_t n);
 
