@@ -61,13 +61,17 @@ std::uint64_t parse_bytes(const std::string& text) {
 }
 
 std::string format_count(std::uint64_t n) {
+  // The shorter of the binary and the decimal spelling (2G, not 1953125Ki; 32Mi, not 33554432);
+  // binary on a tie.
+  const auto spell = [n](const std::pair<std::uint64_t, const char*>* units) {
+    for (int i = 0; i < 3; ++i)
+      if (n >= units[i].first && n % units[i].first == 0) return std::to_string(n / units[i].first) + units[i].second;
+    return std::to_string(n);
+  };
   const std::pair<std::uint64_t, const char*> binary[] = {{1ull << 30, "Gi"}, {1ull << 20, "Mi"}, {1ull << 10, "Ki"}};
   const std::pair<std::uint64_t, const char*> decimal[] = {{1000000000ull, "G"}, {1000000ull, "M"}, {1000ull, "K"}};
-  for (const auto& [unit, name] : binary)
-    if (n >= unit && n % unit == 0) return std::to_string(n / unit) + name;
-  for (const auto& [unit, name] : decimal)
-    if (n >= unit && n % unit == 0) return std::to_string(n / unit) + name;
-  return std::to_string(n);
+  const std::string b = spell(binary), d = spell(decimal);
+  return d.size() < b.size() ? d : b;
 }
 
 }  // namespace hashlab::harness

@@ -137,5 +137,27 @@ TEST(Cli, ProbeWithoutAGpuFailsClearly) {
   EXPECT_NE(r.output.find("probe needs a CUDA GPU"), std::string::npos) << r.output;
 }
 
+TEST(Cli, GenRejectsContradictoryOrIgnoredOptions) {
+  const std::string out = temp_path("keys.npy");
+  std::filesystem::remove(out);
+  EXPECT_USAGE_ERROR("gen --dist uniform --distinct 2000 --n 1K --out " + out, "--distinct 2000 is more than --n 1K");
+  EXPECT_USAGE_ERROR("gen --dist sequence --domain 100 --n 1K --out " + out, "--domain 100");
+  EXPECT_USAGE_ERROR("gen --dist uniform --distinct 10 --multiplicity 4 --n 1K --out " + out,
+                     "--distinct and --multiplicity");
+  EXPECT_USAGE_ERROR("gen --dist unique --distinct 10 --n 1K --out " + out, "--distinct 10");
+  EXPECT_USAGE_ERROR("gen --dist uniform --distinct 10 --zipf 1.5 --n 1K --out " + out, "--zipf 1.5");
+  EXPECT_USAGE_ERROR("gen --dist zipf --distinct 10 --multiplicity 2 --n 1K --out " + out, "--multiplicity 2");
+  EXPECT_USAGE_ERROR("gen --dist unique --n 1K --out " + out + " stray", "stray");
+  EXPECT_FALSE(std::filesystem::exists(out));
+  const Result ok = hashlab("gen --dist uniform --distinct 1000 --n 1K --out " + out);
+  EXPECT_EQ(ok.status, 0) << ok.output;
+}
+
+TEST(Cli, RunOutThatIsAFileIsAUsageError) {
+  const std::string file = temp_path("afile");
+  std::ofstream(file) << "not a directory";
+  EXPECT_USAGE_ERROR("run baselines cpu_groupby --n 1K --reps 1 --out " + file, "a file, not a directory");
+}
+
 }  // namespace
 }  // namespace hashlab

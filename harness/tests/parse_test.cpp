@@ -40,6 +40,9 @@ TEST(FormatCount, PrefersBinaryThenDecimalSuffixes) {
   EXPECT_EQ(format_count(16384), "16Ki");
   EXPECT_EQ(format_count(1234), "1234");
   EXPECT_EQ(format_count(0), "0");
+  EXPECT_EQ(format_count(2000000000), "2G");  // as the user wrote it, not 1953125Ki
+  EXPECT_EQ(format_count(10000000), "10M");
+  EXPECT_EQ(format_count(1u << 30), "1Gi");
 }
 
 }  // namespace

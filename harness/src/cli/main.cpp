@@ -165,6 +165,8 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
   }
   for (const auto& o : registry.options()) run.module_options[o.name] = vm[o.name].as<std::string>();
   run.command_line = command_line;
+  if (std::filesystem::exists(run.out_dir) && !std::filesystem::is_directory(run.out_dir))
+    throw UsageError("--out " + run.out_dir + ": a file, not a directory (results go to <out>/<paper>/)");
 
   if (!vm.count("target")) throw UsageError("run needs a paper (or 'all'); see 'hashlab list'");
   const auto target = vm["target"].as<std::vector<std::string>>();
@@ -289,34 +291,68 @@ int cmd_gen(const std::vector<std::string>& args) {
       ("domain", po::value<std::string>(&domain_text), "keys lie in [0, domain) (default 2^32 - 1)")
       ("seed", po::value<std::uint64_t>(&seed), "seed (default 42)")
       ("out", po::value<std::string>(&out)->required(), "output file, .npy or .csv");
+  // gen takes no positional arguments: a stray word is an error that names it.
+  po::options_description hidden;
+  hidden.add_options()("stray", po::value<std::vector<std::string>>());
+  po::options_description all;
+  all.add(options).add(hidden);
+  po::positional_options_description positional;
+  positional.add("stray", -1);
   po::variables_map vm;
   try {
-    po::store(po::command_line_parser(args).options(options).run(), vm);
+    po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
+    if (vm.count("stray"))
+      throw UsageError("unexpected argument '" + vm["stray"].as<std::vector<std::string>>()[0] +
+                       "' (gen takes only options; see 'hashlab gen --help')");
     if (vm.count("help")) {
       std::cout << options;
       return 0;
     }
     po::notify(vm);
   } catch (const po::error& e) {
-    throw UsageError(e.what());
+    throw UsageError(std::string(e.what()) + " (see 'hashlab gen --help')");
   }
   gen::KeySpec spec;
   std::uint64_t n = 0;
+  const auto reject = [&](const char* option, const std::string& why) {
+    if (!vm.count(option)) return;
+    const auto& v = vm[option].value();
+    std::ostringstream value;
+    if (v.type() == typeid(std::string)) value << boost::any_cast<std::string>(v);
+    else if (v.type() == typeid(double)) value << boost::any_cast<double>(v);
+    throw UsageError(std::string("--") + option + " " + value.str() + ": " + why);
+  };
+  // Options that the chosen distribution would ignore, or that contradict each other, are errors:
+  // the file must hold what the command line says.
   try {
     n = parse_count(n_text);
+    const gen::KeyDistribution d = gen::parse_key_distribution(dist);
+    const std::string name = gen::to_string(d);
+    const bool sequence = d == gen::KeyDistribution::kSequence || d == gen::KeyDistribution::kShuffledSequence;
+    if (sequence) reject("domain", "a " + name + " holds the keys 0..n-1; it takes no --domain");
+    if (d != gen::KeyDistribution::kUniform && d != gen::KeyDistribution::kZipf)
+      reject("distinct", "--dist " + name + " has no --distinct (uniform and zipf do)");
+    if (d != gen::KeyDistribution::kUniform)
+      reject("multiplicity", "--dist " + name + " has no --multiplicity (uniform does)");
+    if (d != gen::KeyDistribution::kZipf) reject("zipf", "--dist " + name + " has no --zipf exponent (zipf does)");
+    if (vm.count("distinct") && vm.count("multiplicity"))
+      throw UsageError("--distinct and --multiplicity both set the number of distinct keys: give one");
     const std::uint64_t domain = domain_text.empty() ? gen::kMaxKeyDomain : parse_count(domain_text);
     const std::uint64_t distinct = distinct_text.empty() ? 0 : parse_count(distinct_text);
-    switch (gen::parse_key_distribution(dist)) {
+    if (d == gen::KeyDistribution::kUniform && distinct > n)
+      throw UsageError("--distinct " + distinct_text + " is more than --n " + n_text + ": " + format_count(n) +
+                       " rows hold at most " + format_count(n) + " distinct keys");
+    switch (d) {
       case gen::KeyDistribution::kSequence: spec = gen::KeySpec::sequence(); break;
       case gen::KeyDistribution::kShuffledSequence: spec = gen::KeySpec::shuffled_sequence(); break;
       case gen::KeyDistribution::kUniqueRandom: spec = gen::KeySpec::unique(domain); break;
       case gen::KeyDistribution::kUniform:
         if (vm.count("multiplicity")) spec = gen::KeySpec::multiplicity(n, multiplicity, domain);
-        else if (distinct > 0) spec = gen::KeySpec::uniform(distinct, domain);
+        else if (vm.count("distinct")) spec = gen::KeySpec::uniform(distinct, domain);
         else throw std::invalid_argument("uniform keys need --distinct or --multiplicity");
         break;
       case gen::KeyDistribution::kZipf:
-        if (distinct == 0) throw std::invalid_argument("zipf keys need --distinct");
+        if (!vm.count("distinct")) throw std::invalid_argument("zipf keys need --distinct");
         spec = gen::KeySpec::zipf(distinct, zipf, domain);
         break;
     }
