@@ -241,7 +241,7 @@ const harness::Registrar registrar([](harness::Registry& r) {
   r.add_option({kPaper, kKeysOption,
                 "compare/tables: the unique keys of the load sweep: unique (random), sequence (HashGraph Fig. 2's "
                 "0..N-1) or shuffled",
-                "unique"});
+                "unique", [](const std::string& v) { parse_table_keys(v); }});
 
   r.add_experiment(harness::make_experiment(
       kPaper, "tables", "HashGraph Fig. 2 + cuckoo Fig. 4.4 side by side",

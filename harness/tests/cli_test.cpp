@@ -153,6 +153,10 @@ TEST(Cli, GenRejectsContradictoryOrIgnoredOptions) {
   EXPECT_EQ(ok.status, 0) << ok.output;
 }
 
+TEST(Cli, AWrongModuleOptionIsAUsageErrorNamingIt) {
+  EXPECT_USAGE_ERROR("run compare tables --compare-keys bogus --dry-run", "--compare-keys bogus");
+}
+
 TEST(Cli, RunOutThatIsAFileIsAUsageError) {
   const std::string file = temp_path("afile");
   std::ofstream(file) << "not a directory";

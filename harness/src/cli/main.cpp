@@ -163,7 +163,16 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
     // Every experiment reports rates (items / time): a size of 0 has none to report.
     if (run.sizes.back() == 0) throw UsageError("--n: sizes must be at least 1, got '" + s + "'");
   }
-  for (const auto& o : registry.options()) run.module_options[o.name] = vm[o.name].as<std::string>();
+  for (const auto& o : registry.options()) {
+    run.module_options[o.name] = vm[o.name].as<std::string>();
+    if (!o.validate) continue;
+    try {
+      o.validate(run.module_options[o.name]);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError("--" + o.name + " " + run.module_options[o.name] + ": " + e.what() + " (default " +
+                       o.default_value + "; see 'hashlab list " + o.paper + "')");
+    }
+  }
   run.command_line = command_line;
   if (std::filesystem::exists(run.out_dir) && !std::filesystem::is_directory(run.out_dir))
     throw UsageError("--out " + run.out_dir + ": a file, not a directory (results go to <out>/<paper>/)");

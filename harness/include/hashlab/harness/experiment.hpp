@@ -178,6 +178,9 @@ struct ModuleOption {
   std::string name;           // without dashes
   std::string help;
   std::string default_value;
+  /// Checks a value before anything runs; throws std::invalid_argument saying what is wrong and
+  /// what is accepted (the CLI reports it as a usage error naming the option). Empty: any value.
+  std::function<void(const std::string&)> validate;
 };
 
 class Registry {
