@@ -691,7 +691,8 @@ void MpEga::process(Aggregation op, std::chrono::steady_clock::time_point merge_
       std::size_t results = 0;  // groups so far, in yellow[L - results, L)
       const bool free_space = config_.oversize == OversizeMode::kFreeSpaceLoad;
       const auto full = static_cast<std::size_t>(config_.alpha_max * L);
-      const auto least = std::max<std::size_t>(1, static_cast<std::size_t>(config_.alpha_min * L));
+      // alpha_min L rounded up: a round moves at least alpha_min L pairs (room >= L - full >= this).
+      const auto least = std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(config_.alpha_min * L)));
       Groups g;
       while (loaded < rows) {
         const std::size_t room = L - results;  // >= 1: a full table ends the loop below
