@@ -119,17 +119,20 @@ DeviceGroups HashGroupBy::aggregate(const GroupByInput<V>& in, const std::vector
       const std::uint32_t* h = in.host_keys;
       const std::size_t rows = in.rows;
       const int columns = in.key_columns;
-      stats_.sample = sample_pairs_cpu(rows, opt.seed, [h, rows, columns](std::uint64_t a, std::uint64_t b) {
+      const auto rows_equal = [h, rows, columns](std::uint64_t a, std::uint64_t b) {
         for (int c = 0; c < columns; ++c)
           if (h[c * rows + a] != h[c * rows + b]) return false;
         return true;
-      });
+      };
+      stats_.sample = sample_pairs_cpu(rows, opt.seed, rows_equal, cpu_pair_budget(rows, opt.sample_floor ? kMinCpuPairs : 0));
       stats_.predicted_cardinality = estimate_from_pairs(stats_.sample, in.rows);
       size = table_size_for(stats_.predicted_cardinality, opt.table_factor);
       break;
     }
     case Sampling::kGpu:
-      stats_.sample = sample_triples_gpu(in.keys, in.key_columns, in.rows, gpu_triple_budget(in.rows), opt.seed, stream);
+      stats_.sample = sample_triples_gpu(in.keys, in.key_columns, in.rows,
+                                         gpu_triple_budget(in.rows, opt.sample_floor ? kMinGpuTriples : 0), opt.seed,
+                                         stream);
       stats_.predicted_cardinality = estimate_from_triples(stats_.sample, in.rows);
       size = table_size_for(stats_.predicted_cardinality, opt.table_factor);
       break;

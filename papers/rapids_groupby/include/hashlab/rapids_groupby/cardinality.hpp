@@ -32,6 +32,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 namespace hashlab::rapids {
 
@@ -66,7 +67,8 @@ double triple_estimator_relative_sd(double n_unique, std::uint64_t trials);
 /// The distribution of an estimate N^ for true cardinality N (uniform keys), summed exactly over
 /// the sampler's outcomes rather than approximated:
 /// - pairs: the 10th equal pair at trial t <= budget (negative binomial) gives t / 10; fewer than
-///   10 equal pairs, E ~ Binomial(budget, 1/N), give budget / E, and E = 0 gives `rows`;
+///   10 equal pairs, E ~ Binomial(budget, 1/N), give budget / E, and E = 0 gives `rows`; with
+///   `stop_after` = 0 (no early stop) every outcome is budget / E;
 /// - triples: the equal-pair count C over T triples has mean 3T/N and variance 3T (1/N)(1 - 1/N)
 ///   (pairwise independent pairs); it is summed as Binomial(3T, 1/N), which has that mean and
 ///   variance (the count differs only by the all-equal triples, T/N^2 of them, which matter only
@@ -78,6 +80,23 @@ double triple_estimator_relative_sd(double n_unique, std::uint64_t trials);
 /// at 1K keys, where it still raises the relative sd from 0.35 to 0.44), the spread seen in a few dozen runs
 /// is compared with `sd_seen`, the sd over the outcomes with at least one equal pair, and the
 /// count of no-equal-pair runs with `p_no_equal_pair`.
+struct EstimateOutcome {
+  double estimate = 0;     // N^, clamped to [1, rows]
+  double probability = 0;
+  bool seen = true;        // at least one equal pair (false: N^ = rows, the fallback)
+};
+struct EstimateDistribution {
+  std::vector<EstimateOutcome> outcomes;  // probabilities sum to 1 (up to terms below ~1e-300)
+  double expected_equal_pairs = 0;
+  /// P(event(N^)), summed over the outcomes (e.g. [](double e) { return e <= n; }).
+  double probability(const std::function<bool(double)>& event) const;
+};
+/// The pair sampler with `budget` trials, stopped by the `stop_after`-th equal pair (0: never).
+EstimateDistribution pair_estimate_distribution(double n_unique, std::uint64_t rows, std::uint64_t budget,
+                                                std::uint64_t stop_after = kCpuEqualPairs);
+/// The triple sampler with `trials` triples.
+EstimateDistribution triple_estimate_distribution(double n_unique, std::uint64_t rows, std::uint64_t trials);
+
 struct EstimatorLaw {
   double mean = 0;              // E[N^]
   double sd = 0;                // sd(N^)
@@ -87,20 +106,29 @@ struct EstimatorLaw {
   double p_no_equal_pair = 0;   // P(no equal pair seen): N^ = rows
   double p_relaunch = 0;        // P(N > floor(relaunch_load * table_size_for(N^))): the first table is too small
 };
+/// The moments of a distribution and its relaunch probability for N true groups.
+EstimatorLaw law_of(const EstimateDistribution& distribution, double n_unique, double relaunch_load = 0.75);
+/// The samplers as the group-by runs them (our floors on the budgets; see the budgets below).
 EstimatorLaw pair_estimator_law(double n_unique, std::uint64_t rows, double relaunch_load = 0.75);
 EstimatorLaw triple_estimator_law(double n_unique, std::uint64_t rows, std::uint64_t trials,
                                   double relaunch_load = 0.75);
 
-/// The number of pairs (CPU) and triples (GPU) drawn for `rows` rows: 1% of the rows, at least
-/// the floors above (and, for tiny inputs, never a meaningless count: 0 rows or 1 row draw none).
-std::uint64_t cpu_pair_budget(std::uint64_t rows);
-std::uint64_t gpu_triple_budget(std::uint64_t rows);
+/// The number of pairs (CPU) and triples (GPU) drawn for `rows` rows: 1% of the rows (section 3),
+/// at least `floor` (by default our floors above; 0 gives the report's 1% exactly), and for tiny
+/// inputs never a meaningless count: 0 rows or 1 row draw no pair, fewer than 3 rows no triple.
+std::uint64_t cpu_pair_budget(std::uint64_t rows, std::uint64_t floor = kMinCpuPairs);
+std::uint64_t gpu_triple_budget(std::uint64_t rows, std::uint64_t floor = kMinGpuTriples);
 
 /// The CPU sampler of section 3: pairs of distinct rows drawn with a seeded generator until
 /// kCpuEqualPairs equal pairs or `cpu_pair_budget(rows)` trials. `rows_equal(a, b)` compares
 /// the key tuples of rows a and b.
 SampleCounts sample_pairs_cpu(std::uint64_t rows, std::uint64_t seed,
                               const std::function<bool(std::uint64_t, std::uint64_t)>& rows_equal);
+/// The same with `budget` trials, stopped by the `stop_after`-th equal pair (0: never stopped
+/// early, as for comparing pairs with triples at the same number of trials).
+SampleCounts sample_pairs_cpu(std::uint64_t rows, std::uint64_t seed,
+                              const std::function<bool(std::uint64_t, std::uint64_t)>& rows_equal,
+                              std::uint64_t budget, std::uint64_t stop_after = kCpuEqualPairs);
 
 /// The GPU sampler's arithmetic on the CPU (for tests and the demo): `trials` triples of
 /// distinct rows, the same draw as the kernel (Philox is replaced by a host generator).

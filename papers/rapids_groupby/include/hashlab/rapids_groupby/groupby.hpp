@@ -63,6 +63,10 @@ struct GroupByOptions {
   // The fill at which fillTable asks for a relaunch (section 3: 75%). Fig. 3 measures fixed
   // tables of 1x and 1.3x the groups, which need 1.0 (relaunch only when the table is full).
   double relaunch_load = kRelaunchLoad;
+  // The samplers draw 1% of the rows (section 3) and, with `sample_floor`, at least our floors
+  // (kMinCpuPairs pairs, kMinGpuTriples triples; README "Sample budgets"). false: exactly the
+  // report's 1%.
+  bool sample_floor = true;
   bool count_probes = false;    // the instrumented fillTable (Fig. 3b): counts probe steps
   bool time_phases = false;     // record each phase's device time in GroupByStats
   std::uint64_t seed = 0x5eed;  // the samplers' seed
