@@ -177,7 +177,9 @@ TEST_F(RapidsGroupBy, FullTablesWithoutTheSeventyFivePercentLimit) {
 }
 
 TEST_F(RapidsGroupBy, SkewedKeysUnderestimatedThenRelaunchedCorrectly) {
-  // Zipf keys make equal pairs likely, so the samplers predict far fewer groups than exist.
+  // Zipf keys (s = 1.2 over 100K candidates, 200K rows: about 19K groups) make equal pairs
+  // likely: P(equal) = sum p_r^2 ~ 1/17, so both samplers predict a few dozen groups, the first
+  // table (2.6 x the prediction) is far too small, and only the relaunches make the result right.
   DeviceBuffer<std::uint32_t> keys(200000, stream_);
   const auto spec = gen::KeySpec::zipf(100000, 1.2);
   gen::generate_key_columns(spec, 37, 1, keys.data(), keys.size(), stream_);
@@ -189,7 +191,21 @@ TEST_F(RapidsGroupBy, SkewedKeysUnderestimatedThenRelaunchedCorrectly) {
   d.host_values = gen::generate_values_host<std::int32_t>(41, -5, 5, d.rows);
   d.keys = std::move(keys);
   d.values = to_device(d.host_values, stream_);
-  expect_matches(d, {Aggregation::kSum}, GroupByOptions{});
+  const auto groups = static_cast<double>(d.expected({Aggregation::kSum}).groups());
+  ASSERT_GT(groups, 5000.0);
+  for (Sampling s : {Sampling::kGpu, Sampling::kCpu}) {
+    SCOPED_TRACE(std::string("sampling ") + to_string(s));
+    GroupByOptions o;
+    o.sampling = s;
+    GroupByStats stats;
+    expect_matches(d, {Aggregation::kSum}, o, &stats);
+    // The underestimate: the prediction and the first table fall far short of the groups.
+    EXPECT_LT(stats.predicted_cardinality, 0.1 * groups);
+    EXPECT_LT(static_cast<double>(stats.initial_table_size) * kRelaunchLoad, groups);
+    // The relaunches that repair it: at least one, ending in a table that holds the groups.
+    EXPECT_GE(stats.relaunches, 1);
+    EXPECT_GE(static_cast<double>(stats.table_size) * kRelaunchLoad, groups);
+  }
 }
 
 TEST_F(RapidsGroupBy, ProbeCountGrowsAsTheTableShrinks) {
