@@ -297,7 +297,22 @@ TEST_F(PkPkJoin, TracedArraysFollowTheReportsSteps) {
   std::sort(b.begin(), b.end());
   EXPECT_EQ(a, b);
   EXPECT_FALSE(trace.kernel_times.empty());
-  for (const auto& k : trace.kernel_times) EXPECT_GE(k.ms, 0.0) << k.kernel;
+  for (const auto& k : trace.kernel_times) {  // each step's rate counts what the step processes
+    EXPECT_GE(k.ms, 0.0) << k.kernel;
+    if (k.kernel == "sample" || k.kernel == "sort_samples") {
+      EXPECT_EQ(k.items, static_cast<double>(trace.samples.size())) << k.kernel;
+      EXPECT_EQ(k.item_unit, "samples") << k.kernel;
+    } else if (k.kernel == "splitters") {
+      EXPECT_EQ(k.items, 3.0);
+      EXPECT_EQ(k.item_unit, "splitters");
+    } else if (k.kernel == "prefix_sum") {
+      EXPECT_EQ(k.items, static_cast<double>(trace.counts.size()));
+      EXPECT_EQ(k.item_unit, "counts");
+    } else {
+      EXPECT_EQ(k.items, static_cast<double>(n)) << k.kernel;
+      EXPECT_EQ(k.item_unit, "rows") << k.kernel;
+    }
+  }
 }
 
 TEST_F(PkPkJoin, RepeatedKeyInOneTableIsRejectedByName) {
