@@ -256,6 +256,26 @@ def plot(results_dir):
                    "chapter (GTX 480)": {0: 0.06, 1: 0.70}})
             written.append(hs.save(fig, ax, os.path.join(out, "bandwidth_share.png"), rows,
                                    note="8-byte accesses counted as in the chapter (cost_model.hpp)"))
+    rows = hs.load(results_dir, PAPER, "fig4_7_left")
+    if rows:
+        kinds = ["atomic_exch_64", "atomic_cas_64", "nonatomic_64", "atomic_exch_32", "nonatomic_32"]
+        rates = {k: hs.median_of(rows, "update_rate", k, param=0.0) for k in kinds}
+        if any(v is not None for v in rates.values()):
+            fig, ax = hs.new_figure("Fig. 4.7 left: random updates into 512 MB", "", "G updates/s")
+            _bars(ax, [k.replace("_", " ") for k in kinds], ["this GPU"],
+                  {"this GPU": {i: rates[k] for i, k in enumerate(kinds) if rates[k] is not None}})
+            hs.hardware_line(ax, hs.limits(results_dir).get("atomic_exch_gops_large"), "probe: random 8-byte atomicExch")
+            written.append(hs.save(fig, ax, os.path.join(out, "fig4_7_left.png"), rows,
+                                   note="chapter (GTX 480): all about 0.67 G updates/s"))
+        xs, med, lo, hi = hs.series(rows, "update_rate", "atomic_exch_64", x="param_value")
+        if len(xs) > 1:
+            fig, ax = hs.new_figure("Arithmetic per random update (4.5.3): atomicExch 64-bit", "instructions per update",
+                                    "G updates/s", logx=False)
+            ax.errorbar(xs, med, yerr=[[m - l for m, l in zip(med, lo)], [h - m for m, h in zip(med, hi)]], marker="o",
+                        capsize=2, label="measured")
+            ax.axvline(1000, color="gray", linestyle=":", linewidth=0.9)
+            written.append(hs.save(fig, ax, os.path.join(out, "fig4_7_left_arithmetic.png"), rows,
+                                   note="dotted: the chapter's 1000 instructions per update"))
     return written
 
 
