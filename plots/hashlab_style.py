@@ -42,8 +42,10 @@ def verified(rows):
 
 
 def failed_points(rows):
-    """(variant, n, param) of points that failed verification."""
-    return sorted({(r["variant"], r["n"], r["param_value"]) for r in rows if not r["verified"]},
+    """(variant, n, param) of points that failed verification (not those skipped because they do not
+    fit this machine's memory: status 'skipped')."""
+    return sorted({(r["variant"], r["n"], r["param_value"]) for r in rows
+                   if not r["verified"] and r.get("status") != "skipped"},
                   key=lambda t: (t[0], t[1] or 0, t[2] or 0))
 
 

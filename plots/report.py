@@ -49,20 +49,22 @@ def is_reference(path):
 
 
 def point_counts(results_dir, module):
-    """(experiments, points, sampled points, failed points) of a module's CSVs."""
+    """(experiments, points, sampled, skipped, failed points) of a module's CSVs."""
     csvs = sorted(glob.glob(os.path.join(results_dir, module, "*.csv")))
-    points, sampled, failed = set(), set(), set()
+    points, sampled, skipped, failed = set(), set(), set(), set()
     res = ve.Results(results_dir)
     for path in csvs:
         experiment = os.path.splitext(os.path.basename(path))[0]
         for r in res.rows(module, experiment) or []:
             key = (experiment, r["variant"], r["n"], r["param_value"])
             points.add(key)
-            if r.get("verified") == "sampled":
+            if r.get("status") == "skipped":
+                skipped.add(key)
+            elif r.get("verified") == "sampled":
                 sampled.add(key)
             elif r.get("verified") != "true":
                 failed.add(key)
-    return len(csvs), len(points), len(sampled - failed), len(failed)
+    return len(csvs), len(points), len(sampled - failed), len(skipped), len(failed)
 
 
 def provenance(results_dir):
@@ -113,16 +115,16 @@ def claims_table(verdicts, lines, with_module=False):
 
 
 def summary_section(results_dir, verdicts, lines):
-    lines.append("| module | experiments | points | sampled | failed | reproduced | partly | not reproduced | "
+    lines.append("| module | experiments | points | sampled | skipped | failed | reproduced | partly | not reproduced | "
                  "not measured | measured (ours, information) |")
-    lines.append("|---|---|---|---|---|---|---|---|---|---|")
-    totals = [0] * 9
+    lines.append("|---|---|---|---|---|---|---|---|---|---|---|")
+    totals = [0] * 10
     for module in ve.MODULES:
-        experiments, points, sampled, failed = point_counts(results_dir, module)
+        experiments, points, sampled, skipped, failed = point_counts(results_dir, module)
         mine = [v for v in verdicts if v.module == module]
         if not experiments and not mine:
             continue
-        counts = [experiments, points, sampled, failed] + [sum(v.verdict == k for v in mine) for k in ve.VERDICTS]
+        counts = [experiments, points, sampled, skipped, failed] + [sum(v.verdict == k for v in mine) for k in ve.VERDICTS]
         totals = [t + c for t, c in zip(totals, counts)]
         lines.append(f"| {module} | " + " | ".join(str(c) for c in counts) + " |")
     lines.append("| all | " + " | ".join(str(c) for c in totals) + " |")
@@ -154,10 +156,16 @@ def module_section(results_dir, module, verdicts, lines, image_root):
             figure = f" ({meta.get('figure', '')}: {meta.get('description', '')})"
         rows = res.rows(module, experiment) or []
         pts = {(r["variant"], r["n"], r["param_value"]) for r in rows}
-        failed = {(r["variant"], r["n"], r["param_value"]) for r in rows if r.get("verified") not in ("true", "sampled")}
+        skipped = {(r["variant"], r["n"], r["param_value"]) for r in rows if r.get("status") == "skipped"}
+        failed = {(r["variant"], r["n"], r["param_value"]) for r in rows
+                  if r.get("verified") not in ("true", "sampled")} - skipped
         sampled = {(r["variant"], r["n"], r["param_value"]) for r in rows if r.get("verified") == "sampled"}
         status = f"**{len(failed)} FAILED**" if failed else (
             f"all verified ({len(sampled)} on a sample)" if sampled else "all verified")
+        if skipped:
+            status += f"; {len(skipped)} skipped (do not fit this machine's memory: "
+            status += "; ".join(sorted({r["note"].replace("skipped: ", "") for r in rows
+                                        if r.get("status") == "skipped"}))[:300] + ")"
         lines.append(f"- `{experiment}`{figure}: {len(pts)} points, {status}")
     lines.append("")
     for png in sorted(glob.glob(os.path.join(results_dir, module, "*.png"))):

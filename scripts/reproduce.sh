@@ -3,12 +3,19 @@
 # then the plots and the report. A failed verification stops nothing but makes the exit
 # non-zero. Without a GPU the CPU-only experiments run, and the figures and the report are built
 # from a copy of the committed reference results (results/reference/<gpu>/) in OUT/from_reference/.
+# A point that does not fit this machine's memory is skipped, not failed; the skipped points are
+# listed at the end (STRICT=1 in the environment makes a skip fatal).
 set -uo pipefail
 hashlab=$1 out=$2 target=$3 profile=$4
 paper_arg=()
 [ "$target" != all ] && paper_arg=(--paper "$target")
+strict=()
+[ -n "${STRICT:-}" ] && strict=(--strict)
 status=0
-"$hashlab" run "$target" "$profile" --out "$out" || status=$?
+mkdir -p "$out"
+log="$out/run_$target.log"
+"$hashlab" run "$target" "$profile" "${strict[@]}" --out "$out" 2>&1 | tee "$log"
+status=${PIPESTATUS[0]}
 
 if nvidia-smi -L >/dev/null 2>&1; then
   python3 plots/make_plots.py --results "$out" "${paper_arg[@]}" || status=1
@@ -25,5 +32,11 @@ else
   mkdir -p "$copy" && cp -r "$ref"/. "$copy"/
   python3 plots/make_plots.py --results "$copy" "${paper_arg[@]}" || status=1
   python3 plots/report.py --results "$copy" --from-reference "$ref" || status=1
+fi
+skips=$(grep -c '^SKIPPED ' "$log" 2>/dev/null)
+if [ "${skips:-0}" -gt 0 ]; then
+  echo
+  echo "reproduce: $skips points skipped: they do not fit this machine's memory (the run goes on without them):"
+  grep '^SKIPPED ' "$log"
 fi
 exit $status

@@ -70,7 +70,7 @@ void* pinned_allocate(std::size_t bytes) {
   const cudaError_t err = cudaMallocHost(&ptr, bytes);
   if (err == cudaErrorMemoryAllocation) {
     cudaGetLastError();
-    throw std::bad_alloc();
+    throw OutOfHostMemory("cannot allocate " + format_bytes(bytes) + " of pinned host memory");
   }
   HASHLAB_CUDA_CHECK(err);
   return ptr;

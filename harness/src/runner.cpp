@@ -57,7 +57,7 @@ std::string number(double value) {
 
 constexpr const char* kCsvHeader =
     "paper,experiment,variant,n,param_name,param_value,metric,median,min,max,unit,verified,device,"
-    "timestamp,git_sha,repetitions,note";
+    "timestamp,git_sha,repetitions,note,status";
 
 // The cost weight of a point for the ETA: proportional to its size, with a floor for fixed costs.
 double weight(const Point& p) { return static_cast<double>(std::max<std::uint64_t>(p.n, 1u << 20)); }
@@ -121,7 +121,10 @@ class ResultFile {
     if (!out) throw std::runtime_error("cannot write " + partial(csv_path_));
   }
 
-  void add(const Point& p, const PointContext& ctx, const char* verified, const std::string& note, int repetitions) {
+  // `verified`: "true" (the whole output checked), "sampled" (a documented sample), "false".
+  // `status`: "ok", "failed" or "skipped" (did not fit this machine's memory).
+  void add(const Point& p, const PointContext& ctx, const char* verified, const std::string& note, int repetitions,
+           const char* status) {
     std::ofstream out(partial(csv_path_), std::ios::app);
     const std::string stamp = utc_timestamp();
     auto row = [&](const Metric& m) {
@@ -129,13 +132,16 @@ class ResultFile {
           << p.n << "," << csv_field(p.param_name) << "," << (p.param_name.empty() ? "" : number(p.param_value)) << ","
           << csv_field(m.name) << "," << number(m.median) << "," << number(m.min) << "," << number(m.max) << ","
           << csv_field(m.unit) << "," << verified << "," << csv_field(device_) << "," << stamp
-          << "," << git_sha() << "," << repetitions << "," << csv_field(note) << "\n";
+          << "," << git_sha() << "," << repetitions << "," << csv_field(note) << "," << status << "\n";
     };
-    if (ctx.metrics().empty()) row({"status", 0, 0, 0, ""});  // a point that produced nothing is still recorded
+    if (ctx.metrics().empty() || std::string(status) == "skipped") {
+      row({"status", 0, 0, 0, ""});  // a point that produced nothing is still recorded
+      return;
+    }
     for (const auto& m : ctx.metrics()) row(m);
   }
 
-  void finish(const RunOptions& options, const std::string& started, int points, int failed) {
+  void finish(const RunOptions& options, const std::string& started, int points, int failed, int skipped) {
     JsonWriter json;
     json.begin_object();
     json.field("paper", experiment_.paper);
@@ -154,6 +160,7 @@ class ResultFile {
     json.field("finished", utc_timestamp());
     json.field("points", points);
     json.field("failed_points", failed);
+    json.field("skipped_points", skipped);
     json.end_object();
     {
       std::ofstream out(partial(json_path_));
@@ -220,20 +227,32 @@ RunSummary run_experiments(const std::vector<const Experiment*>& experiments, co
     ResultFile file(options, *e, device);
     const std::string started = utc_timestamp();
     std::map<std::string, std::any> cache;
-    int failed_here = 0;
+    int failed_here = 0, skipped_here = 0;
     bool lost = false;
     for (const Point& point : points) {
       PointContext ctx(point, options, stream ? stream->get() : nullptr, cache);
-      std::string error;
+      std::string error, skip;
       const auto point_start = Clock::now();
       try {
         e->run(ctx);
+      } catch (const OutOfDeviceMemory& ex) {
+        skip = std::string("does not fit the GPU's memory: ") + ex.what();
+      } catch (const OutOfHostMemory& ex) {
+        skip = std::string("does not fit the host's memory: ") + ex.what();
+      } catch (const std::bad_alloc&) {
+        skip = "does not fit the host's memory (a host allocation failed)";
       } catch (const std::exception& ex) {
         error = ex.what();
       }
-      const bool verified = error.empty() && ctx.verified();
+      const bool skipped = !skip.empty();
+      const bool verified = !skipped && error.empty() && ctx.verified();
       std::string note = ctx.notes();
-      if (!verified) {
+      if (skipped) {
+        note = "skipped: " + skip;
+        ++summary.skipped;
+        ++skipped_here;
+        summary.skips.push_back(e->paper + "/" + e->name + " " + point.label() + ": " + skip);
+      } else if (!verified) {
         std::string why = !error.empty() ? error : !ctx.failure().empty() ? ctx.failure() : "the point was not verified";
         note = note.empty() ? "FAILED: " + why : note + "; FAILED: " + why;
         ++summary.failed;
@@ -241,7 +260,7 @@ RunSummary run_experiments(const std::vector<const Experiment*>& experiments, co
         summary.failures.push_back(e->paper + "/" + e->name + " " + point.label() + ": " + why);
       }
       file.add(point, ctx, !verified ? "false" : ctx.sampled() ? "sampled" : "true", note,
-               options.effective_repetitions());
+               options.effective_repetitions(), skipped ? "skipped" : verified ? "ok" : "failed");
 
       ++done;
       done_weight += weight(point);
@@ -259,17 +278,18 @@ RunSummary run_experiments(const std::vector<const Experiment*>& experiments, co
         }
         line << " " << m.name << "=" << number(m.median) << " " << m.unit;
       }
-      line << (verified ? "  ok" : "  FAILED") << "  ("
+      line << (skipped ? "  skipped" : verified ? "  ok" : "  FAILED") << "  ("
            << number(std::chrono::duration<double>(Clock::now() - point_start).count()) << " s; elapsed "
            << format_duration(elapsed) << ", ETA " << format_duration(eta) << ")";
       std::cout << line.str() << std::endl;
       if (!verified) std::cout << "    " << note << std::endl;
+      if (skipped && options.gpu) trim_device_pool();  // what the point did allocate goes back
       if (!error.empty() && options.gpu && context_is_lost()) {
         lost = true;
         break;
       }
     }
-    file.finish(options, started, static_cast<int>(points.size()), failed_here);
+    file.finish(options, started, static_cast<int>(points.size()), failed_here, skipped_here);
     cache.clear();
     if (lost) break;
     if (options.gpu) trim_device_pool();

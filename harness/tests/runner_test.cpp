@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "hashlab/common/memory.hpp"
 #include "hashlab/harness/experiment.hpp"
 #include "hashlab/harness/runner.hpp"
 
@@ -162,6 +163,29 @@ TEST_F(Runner, AnInterruptedRunLeavesThePreviousCsvAndJsonIntact) {
   EXPECT_NE(contents(csv), old_csv);
   EXPECT_EQ(lines_of(csv).size(), 1u + 4);
   EXPECT_FALSE(std::filesystem::exists(csv + ".partial"));
+}
+
+TEST_F(Runner, APointThatDoesNotFitIsSkippedNotFailed) {
+  Experiment e = cpu_experiment("too_big", true);
+  e.run = [](PointContext& ctx) {
+    if (ctx.point().n == 20) throw OutOfDeviceMemory("cannot allocate 10.4 GiB on the device (15.6 GiB free of 80 GiB)");
+    ctx.report_value("x", 1, "count");
+    ctx.verify(true);
+  };
+  const RunSummary summary = run_experiments({&e}, options_);
+  EXPECT_EQ(summary.failed, 0);
+  EXPECT_EQ(summary.skipped, 2);
+  ASSERT_EQ(summary.skips.size(), 2u);
+  EXPECT_NE(summary.skips[0].find("10.4 GiB"), std::string::npos) << summary.skips[0];
+  int skipped_rows = 0;
+  for (const auto& line : lines_of(out_ + "/runner_test/too_big.csv")) {
+    if (line.find(",20,") == std::string::npos) continue;
+    ++skipped_rows;
+    EXPECT_NE(line.find("skipped: does not fit the GPU's memory: cannot allocate 10.4 GiB"), std::string::npos)
+        << line;
+    EXPECT_EQ(line.substr(line.size() - 8), ",skipped") << line;
+  }
+  EXPECT_EQ(skipped_rows, 2);
 }
 
 TEST_F(Runner, APointThatNeverVerifiesFails) {

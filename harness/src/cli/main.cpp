@@ -139,6 +139,7 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
       ("reps", po::value<int>(&run.repetitions)->default_value(0), "timed repetitions per point (0: 5 quick, 10 full)")
       ("warmup", po::value<int>(&run.warmups)->default_value(1), "untimed warm-up runs per point")
       ("dry-run", "print the points that would run, and stop")
+      ("strict", "a point that does not fit this machine's memory (skipped) fails the run")
       ("target", po::value<std::vector<std::string>>()->multitoken(), "paper, then experiments");
   for (const auto& o : registry.options())
     options.add_options()(o.name.c_str(), po::value<std::string>()->default_value(o.default_value),
@@ -216,11 +217,18 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
               << ", results in " << run.out_dir << "/\n";
 
   const RunSummary summary = run_experiments(selected, run);
-  std::cout << "\n" << summary.points << " points, " << summary.failed << " failed";
+  std::cout << "\n" << summary.points << " points, " << summary.failed << " failed, " << summary.skipped
+            << " skipped (do not fit this machine)";
   if (summary.skipped_experiments) std::cout << ", " << summary.skipped_experiments << " experiments skipped (no GPU)";
   std::cout << "\n";
+  for (const auto& s : summary.skips) std::cout << "SKIPPED " << s << "\n";
   for (const auto& f : summary.failures) std::cout << "FAILED " << f << "\n";
-  return summary.failed > 0 ? kExitFailed : 0;
+  if (summary.failed > 0) return kExitFailed;
+  if (summary.skipped > 0 && vm.count("strict")) {
+    std::cout << "hashlab: --strict: " << summary.skipped << " points were skipped\n";
+    return kExitFailed;
+  }
+  return 0;
 }
 
 // ---- probe ------------------------------------------------------------------------------------

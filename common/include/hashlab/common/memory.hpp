@@ -25,6 +25,12 @@ class OutOfDeviceMemory : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// Thrown when a pinned host allocation does not fit; what() gives the request.
+class OutOfHostMemory : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 namespace detail {
 void* device_allocate(std::size_t bytes, cudaStream_t stream);
 void device_free(void* ptr, cudaStream_t stream) noexcept;
