@@ -193,10 +193,11 @@ class Series:
     label: str = ""
     sampled: bool = False
     missing: str = ""  # why there are no points, when there are none
+    axis: str = ""     # 'n' or 'param': what x is
 
 
 QUANTITY_KEYS = {"experiment", "module", "variant", "metric", "n", "param", "param_name", "x", "x_in",
-                 "pick", "scale", "times_x", "label", "limit", "unit", "ratio", "fraction"}
+                 "pick", "scale", "times_x", "label", "limit", "unit", "ratio", "sum", "fraction"}
 
 
 def quantity(results, spec, module, over):
@@ -206,6 +207,16 @@ def quantity(results, spec, module, over):
     if unknown:
         raise ClaimError(f"unknown quantity field(s) {sorted(unknown)}; known: {sorted(QUANTITY_KEYS)}")
     scale = float(spec.get("scale", 1.0))
+    if "sum" in spec:  # the sum of quantities at each x, e.g. two phases of one algorithm
+        parts = [quantity(results, q, module, over) for q in spec["sum"]]
+        missing = next((p.missing for p in parts if not p.points), "")
+        xs = set.intersection(*[set(p.points) for p in parts]) if parts and not missing else set()
+        pts = {x: Value(sum(p.points[x].median for p in parts), sum(p.points[x].lo for p in parts),
+                        sum(p.points[x].hi for p in parts), any(p.points[x].sampled for p in parts)) for x in xs}
+        return Series(pts, spec.get("unit", parts[0].unit if parts else ""),
+                      spec.get("label", " + ".join(p.label for p in parts)), any(p.sampled for p in parts),
+                      missing or ("" if pts else "the summed quantities share no point"),
+                      axis=parts[0].axis if parts else "")
     if "ratio" in spec:  # a quotient of two quantities, e.g. one variant's slow-down against another's
         num, den = spec["ratio"]
         s = ratio_series(quantity(results, num, module, over), quantity(results, den, module, over))
@@ -278,7 +289,7 @@ def quantity(results, spec, module, over):
         s = r.get("verified") == "sampled"
         sampled = sampled or s
         points[x] = Value(r["median"] * factor, lo, hi, s)
-    return Series(points, spec.get("unit", unit), label, sampled)
+    return Series(points, spec.get("unit", unit), label, sampled, axis=x_axis or "")
 
 
 def ratio_series(a, b):
@@ -292,16 +303,16 @@ def ratio_series(a, b):
             continue
         pts[x] = Value(va.median / vb.median, va.lo / vb.hi, va.hi / vb.lo, va.sampled or vb.sampled)
     missing = a.missing or b.missing or ("" if pts else f"'{a.label}' and '{b.label}' share no point")
-    return Series(pts, "", f"{a.label} / {b.label}", a.sampled or b.sampled, missing)
+    return Series(pts, "", f"{a.label} / {b.label}", a.sampled or b.sampled, missing, axis=a.axis)
 
 
 # --------------------------------------------------------------------------------------------
 # Rules. Each takes the claim and the results and returns (verdict, measured text, reason).
 
-def x_name(claim, x):
+def x_name(claim, x, axis=None):
     if x is None:
         return ""
-    axis = claim.get("over", "")
+    axis = axis or claim.get("over", "")
     if axis == "n":
         return f"N={format_size(x)}"
     name = claim.get("x_label", "")
@@ -315,7 +326,7 @@ def describe(series, claim, limit=8):
     parts = []
     for x, v in items[:limit]:
         spread = f" ({fmt(v.lo)}-{fmt(v.hi)})" if v.lo != v.hi and not math.isclose(v.lo, v.hi, rel_tol=1e-3) else ""
-        parts.append(f"{x_name(claim, x)}{': ' if x is not None else ''}{fmt(v.median)}{unit}{spread}")
+        parts.append(f"{x_name(claim, x, series.axis)}{': ' if x is not None else ''}{fmt(v.median)}{unit}{spread}")
     if len(items) > limit:
         parts.append(f"... ({len(items)} points)")
     return ", ".join(parts)
@@ -636,9 +647,11 @@ def rule_absolute(claim, results, module):
         text += (f"; the paper's {fmt(paper['value'])} {paper.get('unit', '')} on a {paper['gpu']} scaled by DRAM "
                  f"bandwidth ({fmt(theirs_bw)} -> {fmt(ours_bw)} GB/s): {fmt(expected)} {paper.get('unit', '')}; "
                  f"ours is {fmt(ratio)}x that")
+    elif not paper.get("gpu"):
+        text += "; no bandwidth normalisation: the paper does not name the GPU of this figure"
     else:
-        missing = paper.get("gpu") if not theirs_bw else device
-        text += f"; no bandwidth normalisation: {missing or 'the paper names no GPU'} has no bandwidth in the rule book"
+        unknown = paper["gpu"] if not theirs_bw else device
+        text += f"; no bandwidth normalisation: {unknown} has no bandwidth in the rule book"
     return MEASURED, text, "absolute figure from another GPU: information (rule 2)"
 
 

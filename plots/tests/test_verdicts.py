@@ -199,6 +199,16 @@ class MissingAndInformation(Synthetic):
         with self.assertRaises(ve.ClaimError):
             self.evaluate({"rule": "bound", "a": {"experiment": "e", "metirc": "rate"}, "at_least": 1})
 
+    def test_a_sum_of_quantities_adds_medians_and_extremes(self):
+        self.rows("e", [self.point("v", "phase1", 1.0, 0.9, 1.1), self.point("v", "phase2", 2.0, 1.8, 2.2),
+                        self.point("v", "total", 2.5)])
+        claim = {"rule": "bound", "a": {"sum": [{"experiment": "e", "metric": "phase1"},
+                                                {"experiment": "e", "metric": "phase2"}]},
+                 "b": {"experiment": "e", "metric": "total"}, "at_least": 1.15}
+        v = self.evaluate(claim)
+        self.assertEqual(v.verdict, ve.PARTLY)  # 3.0 / 2.5 = 1.2 at the median, 2.7 / 2.5 = 1.08 at the worst
+        self.assertIn("1.2", v.measured)
+
     def test_the_winner_of_a_question_and_a_tie(self):
         self.rows("e", [self.point("a", "rate", 2.0, 1.5, 2.5), self.point("b", "rate", 1.9, 1.8, 2.0)])
         v = self.evaluate({"rule": "winner", "candidates": [{"experiment": "e", "variant": "a", "metric": "rate"},
