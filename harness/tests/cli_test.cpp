@@ -153,6 +153,19 @@ TEST(Cli, GenRejectsContradictoryOrIgnoredOptions) {
   EXPECT_EQ(ok.status, 0) << ok.output;
 }
 
+TEST(Cli, EveryPaperHasADemoWithOrWithoutAGpu) {
+  for (const char* paper : {"cuckoo", "hashgraph", "rapids_groupby", "ega", "pkpk_join"}) {
+    const Result r = hashlab(std::string("demo ") + paper);
+    EXPECT_EQ(r.status, 0) << paper << ": " << r.output;
+    EXPECT_GT(r.output.size(), 500u) << paper << ": " << r.output;
+    const bool gpu_demo = std::string(paper) == "hashgraph" || std::string(paper) == "ega" ||
+                          std::string(paper) == "pkpk_join";  // cuckoo's and rapids' demos run on the CPU
+    if (gpu_demo && !gpu_available()) {
+      EXPECT_NE(r.output.find("as recorded on NVIDIA"), std::string::npos) << r.output;
+    }
+  }
+}
+
 TEST(Cli, AWrongModuleOptionIsAUsageErrorNamingIt) {
   EXPECT_USAGE_ERROR("run compare tables --compare-keys bogus --dry-run", "--compare-keys bogus");
 }
