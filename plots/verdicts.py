@@ -194,10 +194,11 @@ class Series:
     sampled: bool = False
     missing: str = ""  # why there are no points, when there are none
     axis: str = ""     # 'n' or 'param': what x is
+    x_label: str = ""  # how x is named ('load', 'groups'), when the quantity says
 
 
 QUANTITY_KEYS = {"experiment", "module", "variant", "metric", "n", "param", "param_name", "x", "x_in",
-                 "pick", "scale", "times_x", "label", "limit", "unit", "ratio", "sum", "fraction"}
+                 "pick", "scale", "times_x", "label", "limit", "unit", "ratio", "sum", "fraction", "x_label"}
 
 
 def quantity(results, spec, module, over):
@@ -244,6 +245,10 @@ def quantity(results, spec, module, over):
     n = parse_size(spec["n"]) if "n" in spec else None
     params = spec.get("param")
     x_axis = spec.get("x", over if over in ("n", "param") else None)
+    if x_axis == "none":  # one point for every x of the sweep (e.g. the baseline at m = 1)
+        x_axis = None
+    elif x_axis not in (None, "n", "param"):
+        raise ClaimError(f"x must be 'n', 'param' or 'none', not {x_axis!r}")
     x_in = spec.get("x_in")
     selected, unit = [], ""
     for r in rows:
@@ -289,7 +294,7 @@ def quantity(results, spec, module, over):
         s = r.get("verified") == "sampled"
         sampled = sampled or s
         points[x] = Value(r["median"] * factor, lo, hi, s)
-    return Series(points, spec.get("unit", unit), label, sampled, axis=x_axis or "")
+    return Series(points, spec.get("unit", unit), label, sampled, axis=x_axis or "", x_label=spec.get("x_label", ""))
 
 
 def ratio_series(a, b):
@@ -309,13 +314,13 @@ def ratio_series(a, b):
 # --------------------------------------------------------------------------------------------
 # Rules. Each takes the claim and the results and returns (verdict, measured text, reason).
 
-def x_name(claim, x, axis=None):
+def x_name(claim, x, axis=None, label=None):
     if x is None:
         return ""
     axis = axis or claim.get("over", "")
     if axis == "n":
         return f"N={format_size(x)}"
-    name = claim.get("x_label", "")
+    name = claim.get("x_label", "") if label is None else label
     return f"{name}{' ' if name else ''}{format_param(x)}"
 
 
@@ -326,7 +331,8 @@ def describe(series, claim, limit=8):
     parts = []
     for x, v in items[:limit]:
         spread = f" ({fmt(v.lo)}-{fmt(v.hi)})" if v.lo != v.hi and not math.isclose(v.lo, v.hi, rel_tol=1e-3) else ""
-        parts.append(f"{x_name(claim, x, series.axis)}{': ' if x is not None else ''}{fmt(v.median)}{unit}{spread}")
+        parts.append(f"{x_name(claim, x, series.axis, series.x_label or None)}{': ' if x is not None else ''}"
+                     f"{fmt(v.median)}{unit}{spread}")
     if len(items) > limit:
         parts.append(f"... ({len(items)} points)")
     return ", ".join(parts)
@@ -447,7 +453,7 @@ def rule_trend(claim, results, module):
         else:
             steps.append((x1, v1.hi < v0.lo, v1.median < v0.median))
     verdict, reason = aggregate(dict(claim, quantifier="all"), steps, f"not {direction}")
-    if reason.startswith("holds at"):
+    if reason.startswith("holds at") and " of " in reason.split(";")[0]:  # "holds at k of n points; not at x"
         reason = reason.replace("points", "steps").replace("not at", "not in the step to")
     return verdict, f"{judged(claim)}: {describe(s, claim)}", reason
 
