@@ -422,7 +422,14 @@ def rule_bound(claim, results, module):
     bounds = bounds_of(claim)
     per_x = [(x, *holds_interval(v.lo, v.hi, v.median, bounds)) for x, v in sorted(
         s.points.items(), key=lambda t: (t[0] is not None, t[0] or 0))]
+    # `expect_x`: the points the claim covers. One without a verified measurement (a FAILED point)
+    # does not hold: a sweep cannot pass by losing its bad points.
+    absent = [parse_size(x) if over == "n" else float(x) for x in claim.get("expect_x", [])]
+    absent = [x for x in absent if not any(p is not None and math.isclose(p, x, rel_tol=1e-5) for p in s.points)]
+    per_x += [(x, False, False) for x in absent]
     verdict, reason = aggregate(claim, per_x, f"{judged(claim)} is not {bounds_text(bounds)}")
+    if absent:
+        reason += ("; " if reason else "") + "no verified point at " + ", ".join(x_name(claim, x) for x in absent)
     measured = f"{judged(claim)}: {describe(s, claim)}; claim {bounds_text(bounds)}"
     if b is not None and len(s.points) == 1:
         (x, _), = s.points.items()
@@ -738,7 +745,7 @@ RULES = {
 }
 
 CLAIM_KEYS = {"id", "where", "claim", "paper", "hardware", "rule", "note", "over", "x_label", "quantifier", "a",
-              "b", "at_least", "at_most", "within", "about", "reaches", "direction", "best", "events", "trials", "value", "figure",
+              "b", "at_least", "at_most", "within", "about", "reaches", "direction", "expect_x", "best", "events", "trials", "value", "figure",
               "candidates", "fraction_of", "reason", "headline", "ours", "judged_at", "beside"}
 REQUIRED = ("id", "where", "claim", "rule")
 

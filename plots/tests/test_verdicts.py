@@ -73,6 +73,16 @@ class Rule1Noise(Synthetic):
         self.assertEqual(v.verdict, ve.PARTLY)
         self.assertIn("N=4Mi", v.reason)
 
+    def test_an_expected_point_without_a_verified_measurement_does_not_hold(self):
+        self.rows("e", [self.point("fast", "rate", 2.0, n=1 << 20), self.point("slow", "rate", 1.0, n=1 << 20),
+                        dict(self.point("fast", "rate", 2.0, n=1 << 22), verified="false"),
+                        self.point("slow", "rate", 1.0, n=1 << 22)])
+        claim = dict(self.ratio_claim(), over="n")
+        self.assertEqual(self.evaluate(claim).verdict, ve.REPRODUCED)  # the failed point vanished...
+        v = self.evaluate(dict(claim, expect_x=["1Mi", "4Mi"]))  # ... unless the claim names its points
+        self.assertEqual(v.verdict, ve.PARTLY)
+        self.assertIn("no verified point at N=4Mi", v.reason)
+
     def test_any_quantifier_needs_one_point(self):
         self.rows("e", [self.point("fast", "rate", 2.0, n=1 << 20), self.point("slow", "rate", 1.0, n=1 << 20),
                         self.point("fast", "rate", 0.5, n=1 << 22), self.point("slow", "rate", 1.0, n=1 << 22)])
