@@ -222,6 +222,7 @@ def quantity(results, spec, module, over):
         num, den = spec["ratio"]
         s = ratio_series(quantity(results, num, module, over), quantity(results, den, module, over))
         s.label = spec.get("label", s.label)
+        s.x_label = spec.get("x_label", s.x_label)
         return s
     if "limit" in spec:
         v = results.limits().get(spec["limit"])
@@ -308,7 +309,8 @@ def ratio_series(a, b):
             continue
         pts[x] = Value(va.median / vb.median, va.lo / vb.hi, va.hi / vb.lo, va.sampled or vb.sampled)
     missing = a.missing or b.missing or ("" if pts else f"'{a.label}' and '{b.label}' share no point")
-    return Series(pts, "", f"{a.label} / {b.label}", a.sampled or b.sampled, missing, axis=a.axis)
+    return Series(pts, "", f"{a.label} / {b.label}", a.sampled or b.sampled, missing, axis=a.axis,
+                  x_label=a.x_label)
 
 
 # --------------------------------------------------------------------------------------------
@@ -628,8 +630,9 @@ def rule_proportion(claim, results, module):
     else:
         raise ClaimError("a proportion needs value (the paper's rate) or within = [lo, hi]")
     lo, hi = clopper_pearson(k, n)
-    measured = (f"{k} of {n} ({k / n:.2%}); 95% interval [{lo:.2%}, {hi:.2%}]; claim in "
-                f"[{band[0]:.2%}, {band[1]:.2%}]")
+    pct = lambda p: f"{p:.2%}" if p == 0 or p >= 1e-3 else f"{p:.2e}"
+    measured = (f"{k:,} of {n:,} ({pct(k / n)}); 95% interval [{pct(lo)}, {pct(hi)}]; claim in "
+                f"[{pct(band[0])}, {pct(band[1])}]")
     if band[0] <= lo and hi <= band[1]:
         return REPRODUCED, measured, ""
     if hi < band[0] or lo > band[1]:
