@@ -809,8 +809,14 @@ def evaluate_claim(claim, results, module):
     sampled = False
     if verdict is None:
         verdict, measured, reason = NOT_MEASURED, "-", reason or "no data"
-    elif "sampled" not in reason:
-        sampled = _uses_sampled(claim, results, module)
+    else:
+        if "sampled" not in reason:
+            sampled = _uses_sampled(claim, results, module)
+        absent = _expected_but_absent(claim, results, module)
+        if absent and claim["rule"] != "bound":  # bound counts its absent points itself
+            reason = (reason + "; " if reason else "") + "no verified point at " + ", ".join(absent)
+            if verdict == REPRODUCED:
+                verdict = PARTLY
     beside = []
     for spec in claim.get("beside", []):
         s = quantity(results, spec, module, claim.get("over"))
@@ -818,6 +824,20 @@ def evaluate_claim(claim, results, module):
     return Verdict(module, claim["id"], claim["where"], claim["claim"], claim.get("paper", ""), verdict, measured,
                    reason, claim["rule"], claim.get("note", ""), bool(claim.get("ours")) or verdict == MEASURED,
                    bool(claim.get("headline")), sampled, beside)
+
+
+def _expected_but_absent(claim, results, module):
+    """The points of `expect_x` that the claim's `a` quantity has no verified measurement for."""
+    if not claim.get("expect_x") or "a" not in claim or claim.get("over") not in ("n", "param"):
+        return []
+    over = claim["over"]
+    have = quantity(results, claim["a"], module, over).points
+    out = []
+    for x in claim["expect_x"]:
+        v = parse_size(x) if over == "n" else float(x)
+        if not any(p is not None and math.isclose(p, v, rel_tol=1e-5) for p in have):
+            out.append(x_name(claim, v))
+    return out
 
 
 def _uses_sampled(claim, results, module):

@@ -83,6 +83,15 @@ class Rule1Noise(Synthetic):
         self.assertEqual(v.verdict, ve.PARTLY)
         self.assertIn("no verified point at N=4Mi", v.reason)
 
+    def test_expected_points_count_in_every_sweep_rule(self):
+        self.rows("e", [self.point("v", "t", 3.0, n=1), self.point("v", "t", 2.0, n=2),
+                        dict(self.point("v", "t", 5.0, n=3), verified="false")])
+        claim = {"rule": "trend", "a": {"experiment": "e", "metric": "t"}, "over": "n", "direction": "falling"}
+        self.assertEqual(self.evaluate(claim).verdict, ve.REPRODUCED)
+        v = self.evaluate(dict(claim, expect_x=[1, 2, 3]))
+        self.assertEqual(v.verdict, ve.PARTLY)
+        self.assertIn("no verified point at N=3", v.reason)
+
     def test_any_quantifier_needs_one_point(self):
         self.rows("e", [self.point("fast", "rate", 2.0, n=1 << 20), self.point("slow", "rate", 1.0, n=1 << 20),
                         self.point("fast", "rate", 0.5, n=1 << 22), self.point("slow", "rate", 1.0, n=1 << 22)])
