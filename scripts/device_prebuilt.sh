@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# On a lent GPU machine, with binaries built elsewhere for sm_90 (carried as .devbin/bin.tar.xz, with
+# .devbin/lib for shared libraries the machine lacks, and .deps for Boost): runs the GPU tests,
+# experiments, compute-sanitizer or mutants without spending device time on a build.
+#   scripts/device_prebuilt.sh tests                     every test binary (the Large suites first, alone)
+#   scripts/device_prebuilt.sh run <paper> [exp...]      hashlab run ... --quick into $OUT/results
+#   scripts/device_prebuilt.sh sanitize <tool> <bin> [gtest filter]
+# Logs go to $OUT (or build/prebuilt). The binaries unpack into build/prebuilt/.
+set -uo pipefail
+OUT=${OUT:-build/prebuilt}
+mkdir -p "$OUT"
+B=build/prebuilt
+if [ ! -x "$B/hashlab" ]; then
+  mkdir -p "$B" && tar xJf .devbin/bin.tar.xz -C "$B" || { echo "no .devbin/bin.tar.xz"; exit 1; }
+  for f in .deps/*.deb; do dpkg -x "$f" .deps/root; done
+fi
+export LD_LIBRARY_PATH=$PWD/.deps/root/usr/lib/x86_64-linux-gnu:$PWD/.devbin/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export HASHLAB_BINARY_DIR=$PWD/$B
+what=${1:-}; shift || true
+case "$what" in
+  tests)
+    bins=$(find "$B" -name '*_tests' -type f | sort)
+    for bin in $bins; do  # suites named *Large take GBs of GPU memory: one at a time
+      "$bin" --gtest_filter='*Large*' --gtest_brief=1 > "$OUT/large_$(basename "$bin").log" 2>&1
+      echo "large $(basename "$bin") rc=$? $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/large_$(basename "$bin").log" | tr '\n' ' ')"
+    done
+    for bin in $bins; do
+      ( "$bin" --gtest_filter='-*Large*' --gtest_brief=1 > "$OUT/tests_$(basename "$bin").log" 2>&1
+        echo "tests $(basename "$bin") rc=$? $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/tests_$(basename "$bin").log" | tr '\n' ' ')" ) &
+    done
+    wait
+    grep -h '^\[  FAILED  \]' "$OUT"/*tests*.log | sort -u | head -40 ;;
+  run)
+    mkdir -p "$OUT/results"
+    [ -f "$OUT/results/device.json" ] || cp results/reference/h100_80gb_hbm3/device.json "$OUT/results/" 2>/dev/null
+    t0=$(date +%s)
+    "$B/hashlab" run "$@" --quick --out "$OUT/results" > "$OUT/run_$1.log" 2>&1
+    rc=$?
+    echo "run $* rc=$rc in $(( $(date +%s) - t0 )) s: $(grep -E '^[0-9]+ points,' "$OUT/run_$1.log")"
+    grep -E '^(FAILED|SKIPPED) ' "$OUT/run_$1.log" | head -20 ;;
+  sanitize)
+    tool=$1 bin=$2 filter=${3:-*}
+    path=$(find "$B" -name "$bin" -type f | head -1)
+    compute-sanitizer --tool "$tool" --error-exitcode 99 --print-limit 20 "$path" --gtest_filter="$filter" \
+      --gtest_brief=1 > "$OUT/${tool}_$bin.log" 2>&1
+    echo "$tool $bin rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|^\[  (PASSED|FAILED) ' "$OUT/${tool}_$bin.log" | tr '\n' ' ')" ;;
+  *) echo "usage: $0 tests | run <paper> [exp...] | sanitize <tool> <binary> [filter]"; exit 2 ;;
+esac
