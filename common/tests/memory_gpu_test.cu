@@ -97,6 +97,9 @@ TEST_F(DeliberateApiError, CudaErrorsNameTheCallFileAndLine) {
     EXPECT_NE(what.find("cudaMemcpy"), std::string::npos) << what;
     EXPECT_NE(what.find("memory_gpu_test.cu"), std::string::npos) << what;
   }
+  // Reported once, the error does not linger for the next launch check (it did: a later test in the
+  // same process failed in its first HASHLAB_CHECK_LAUNCH with this cudaErrorInvalidValue).
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
 }
 
 }  // namespace
