@@ -5,6 +5,7 @@
 #   scripts/device_prebuilt.sh tests                     every test binary (the Large suites first, alone)
 #   scripts/device_prebuilt.sh run <paper> [exp...]      hashlab run ... --quick into $OUT/results
 #   scripts/device_prebuilt.sh sanitize <tool> <bin> [gtest filter]
+#   scripts/device_prebuilt.sh mutants                   .devbin/mutants/*.bin must fail their tests
 # Logs go to $OUT (or build/prebuilt). The binaries unpack into build/prebuilt/.
 set -uo pipefail
 OUT=${OUT:-build/prebuilt}
@@ -12,8 +13,8 @@ mkdir -p "$OUT"
 B=build/prebuilt
 if [ ! -x "$B/hashlab" ]; then
   mkdir -p "$B" && tar xJf .devbin/bin.tar.xz -C "$B" || { echo "no .devbin/bin.tar.xz"; exit 1; }
-  for f in .deps/*.deb; do dpkg -x "$f" .deps/root; done
 fi
+[ -d .deps/root ] || for f in .deps/*.deb; do dpkg -x "$f" .deps/root; done
 export LD_LIBRARY_PATH=$PWD/.deps/root/usr/lib/x86_64-linux-gnu:$PWD/.devbin/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export HASHLAB_BINARY_DIR=$PWD/$B
 what=${1:-}; shift || true
@@ -44,5 +45,18 @@ case "$what" in
     compute-sanitizer --tool "$tool" --error-exitcode 99 --print-limit 20 "$path" --gtest_filter="$filter" \
       --gtest_brief=1 > "$OUT/${tool}_$bin.log" 2>&1
     echo "$tool $bin rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|^\[  (PASSED|FAILED) ' "$OUT/${tool}_$bin.log" | tr '\n' ' ')" ;;
-  *) echo "usage: $0 tests | run <paper> [exp...] | sanitize <tool> <binary> [filter]"; exit 2 ;;
+  mutants)  # .devbin/mutants/<patch>.bin, built by scripts/build_mutants.sh: each must fail its tests
+    for bin in .devbin/mutants/*.bin; do
+      name=$(basename "$bin" .bin) regex=$(cat "${bin%.bin}.test")
+      chmod +x "$bin"
+      filter=$("$bin" --gtest_list_tests | awk '/^[^ ]/ {suite=$1} /^  / {print suite $1}' | grep -E "$regex" | paste -sd: -)
+      [ -z "$filter" ] && { echo "MUTANT $name: NO TESTS MATCH '$regex'"; continue; }
+      "$bin" --gtest_filter="$filter" --gtest_brief=1 > "$OUT/mutant_$name.log" 2>&1
+      rc=$?
+      if [ $rc -ne 0 ] && grep -q '^\[  FAILED  \]' "$OUT/mutant_$name.log"; then res=killed
+      elif grep -q '^\[  SKIPPED \]' "$OUT/mutant_$name.log"; then res="not run (skipped)"
+      else res=SURVIVED; fi
+      echo "MUTANT $name: $res  [$(grep -c '^\[  FAILED  \]' "$OUT/mutant_$name.log") failed lines; tests: $regex]"
+    done ;;
+  *) echo "usage: $0 tests | run <paper> [exp...] | sanitize <tool> <binary> [filter] | mutants"; exit 2 ;;
 esac
