@@ -168,6 +168,10 @@ TEST(Cli, EveryPaperHasADemoWithOrWithoutAGpu) {
 
 TEST(Cli, AWrongModuleOptionIsAUsageErrorNamingIt) {
   EXPECT_USAGE_ERROR("run compare tables --compare-keys bogus --dry-run", "--compare-keys bogus");
+  EXPECT_USAGE_ERROR("run cuckoo fig4_4 --cuckoo-hash bogus --dry-run", "--cuckoo-hash bogus");
+  EXPECT_USAGE_ERROR("run cuckoo fig4_4 --cuckoo-max-attempts 0 --dry-run", "--cuckoo-max-attempts 0");
+  EXPECT_USAGE_ERROR("run hashgraph fig2 --hashgraph-bins 0 --dry-run", "--hashgraph-bins 0");
+  EXPECT_USAGE_ERROR("run ega mp_vs_cpu --gpu-mem-budget -5 --dry-run", "--gpu-mem-budget -5");
 }
 
 TEST(Cli, RunOutThatIsAFileIsAUsageError) {

@@ -1073,8 +1073,9 @@ int run_demo(const RunOptions& options) {
 
 const harness::Registrar registrar([](harness::Registry& r) {
   r.add_option({"cuckoo", "cuckoo-hash", "cuckoo hash functions: multiply (the chapter's, 32-bit), xor, multiply_exact",
-                "multiply"});
-  r.add_option({"cuckoo", "cuckoo-max-attempts", "cuckoo build attempts before giving up", std::to_string(kDefaultMaxAttempts)});
+                "multiply", harness::validate_with("cuckoo-hash", hash_option)});
+  r.add_option({"cuckoo", "cuckoo-max-attempts", "cuckoo build attempts before giving up", std::to_string(kDefaultMaxAttempts),
+                harness::validate_with("cuckoo-max-attempts", max_attempts_option)});
 
   auto add = [&r](const std::string& name, const std::string& figure, const std::string& description,
                   std::vector<std::string> variants, std::function<std::vector<Point>(const RunOptions&)> plan,

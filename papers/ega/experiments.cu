@@ -644,7 +644,8 @@ std::vector<Point> mp_points(const RunOptions& o, const std::vector<std::uint64_
 
 const harness::Registrar registrar([](harness::Registry& r) {
   r.add_option({"ega", kBudgetOption,
-                "GPU memory MP-EGA may use (e.g. 2GiB, 512MiB; 'auto': data size / budget_ratio per point)", "auto"});
+                "GPU memory MP-EGA may use (e.g. 2GiB, 512MiB; 'auto': data size / budget_ratio per point)", "auto",
+                [](const std::string& v) { parse_bytes(v); }});
 
   r.add_experiment(make_experiment(
       "ega", "sp_load_factor", "Abstract: SP-EGA 1.16-5.39x over hash-based at load factor > 0.90; 1.30-2.48x over sort",

@@ -488,7 +488,7 @@ int run_demo(const RunOptions&) {
 
 const harness::Registrar registrar([](harness::Registry& r) {
   r.add_option({kPaper, "hashgraph-bins", "HashGraph V2's number of bins (section 3.3; Fig. 4 sweeps its own)",
-                std::to_string(kDefaultBins)});
+                std::to_string(kDefaultBins), harness::validate_with("hashgraph-bins", bins_option)});
 
   r.add_experiment(make_experiment(
       kPaper, "fig2", "Fig. 2",

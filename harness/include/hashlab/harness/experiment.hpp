@@ -172,6 +172,17 @@ struct Demo {
   std::function<int(const RunOptions&)> run;
 };
 
+/// A validator for ModuleOption from a module's own RunOptions reader (the reader throws
+/// std::invalid_argument on a bad value): `validate_with("cuckoo-hash", hash_option)`.
+template <class Reader>
+std::function<void(const std::string&)> validate_with(const std::string& name, Reader reader) {
+  return [name, reader](const std::string& value) {
+    RunOptions o;
+    o.module_options[name] = value;
+    reader(o);
+  };
+}
+
 /// An option a module adds to `hashlab run` (e.g. EGA's --gpu-mem-budget).
 struct ModuleOption {
   std::string paper;
