@@ -46,6 +46,7 @@ case "$what" in
       --gtest_brief=1 > "$OUT/${tool}_$bin.log" 2>&1
     echo "$tool $bin rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|^\[  (PASSED|FAILED) ' "$OUT/${tool}_$bin.log" | tr '\n' ' ')" ;;
   mutants)  # .devbin/mutants/<patch>.bin, built by scripts/build_mutants.sh: each must fail its tests
+    [ -d .devbin/mutants ] || tar xJf .devbin/mutants.tar.xz -C .devbin
     for bin in .devbin/mutants/*.bin; do
       name=$(basename "$bin" .bin) regex=$(cat "${bin%.bin}.test")
       chmod +x "$bin"
