@@ -802,7 +802,7 @@ void run_short_circuit(PointContext& ctx) {
   auto& p = pairs(ctx, pt.n);
   // Small tables fail rarely even with the short-circuit (chapter: "an issue for tables containing
   // only a few hundred items"): many cheap attempts there, fewer at 1M.
-  const int attempts = (pt.n <= 4096 ? 20000 : 16000) * (ctx.options().full() ? 2 : 1);
+  const int attempts = (pt.n <= 4096 ? 20000 : 128000) * (ctx.options().full() ? 2 : 1);
   CuckooConfig config = config_from(ctx.options(), 4, 1.25);
   config.max_attempts = 1;
   CuckooHashTable fix(config);
@@ -1208,7 +1208,7 @@ const harness::Registrar registrar([](harness::Registry& r) {
 
   add("short_circuit", "Section 4.3.1.2 (Listing 4.1's short-circuit)",
       "failed single attempts with the fix (skip repeated slots) and with Listing 4.1's short-circuit, the same "
-      "constants for both, 1.25N, 4 functions, 7 lg N: 20000 attempts up to 4096 items, 16000 at 1M (twice full)",
+      "constants for both, 1.25N, 4 functions, 7 lg N: 20000 attempts up to 4096 items, 128000 at 1M (twice full)",
       {"cuckoo_4fn"},
       [](const RunOptions& o) {
         return sweep({"cuckoo_4fn"}, o.pick_sizes({128, 256, 512, 4096, k1M}, {64, 128, 256, 512, 1024, 4096, 65536, k1M}));
