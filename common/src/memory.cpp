@@ -1,9 +1,11 @@
 #include "hashlab/common/memory.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdint>
 #include <limits>
 #include <mutex>
+#include <vector>
 
 namespace hashlab {
 namespace {
@@ -44,6 +46,54 @@ void trim_device_pool() {
   HASHLAB_CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool, device));
   HASHLAB_CUDA_CHECK(cudaDeviceSynchronize());
   HASHLAB_CUDA_CHECK(cudaMemPoolTrimTo(pool, 0));
+}
+
+namespace {
+
+cudaMemPool_t default_pool() {
+  configure_pool_once();
+  int device = 0;
+  HASHLAB_CUDA_CHECK(cudaGetDevice(&device));
+  cudaMemPool_t pool = nullptr;
+  HASHLAB_CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool, device));
+  return pool;
+}
+
+std::size_t pool_attribute(cudaMemPool_t pool, cudaMemPoolAttr attribute) {
+  std::uint64_t value = 0;
+  HASHLAB_CUDA_CHECK(cudaMemPoolGetAttribute(pool, attribute, &value));
+  return static_cast<std::size_t>(value);
+}
+
+std::vector<DevicePeakScope*>& open_scopes() {
+  static std::vector<DevicePeakScope*> scopes;  // one thread drives the device in this suite
+  return scopes;
+}
+
+}  // namespace
+
+std::size_t device_pool_used() { return pool_attribute(default_pool(), cudaMemPoolAttrUsedMemCurrent); }
+
+DevicePeakScope::DevicePeakScope() {
+  cudaMemPool_t pool = default_pool();
+  HASHLAB_CUDA_CHECK(cudaDeviceSynchronize());  // earlier stream-ordered frees have happened
+  const std::size_t high = pool_attribute(pool, cudaMemPoolAttrUsedMemHigh);
+  for (DevicePeakScope* outer : open_scopes()) outer->folded_ = std::max(outer->folded_, high);
+  std::uint64_t zero = 0;  // resets the mark to the current use
+  HASHLAB_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrUsedMemHigh, &zero));
+  start_ = pool_attribute(pool, cudaMemPoolAttrUsedMemCurrent);
+  open_scopes().push_back(this);
+}
+
+DevicePeakScope::~DevicePeakScope() {
+  auto& scopes = open_scopes();
+  scopes.erase(std::remove(scopes.begin(), scopes.end(), this), scopes.end());
+}
+
+std::size_t DevicePeakScope::peak() const {
+  cudaMemPool_t pool = default_pool();
+  HASHLAB_CUDA_CHECK(cudaDeviceSynchronize());
+  return std::max({folded_, start_, pool_attribute(pool, cudaMemPoolAttrUsedMemHigh)});
 }
 
 namespace detail {

@@ -9,12 +9,14 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
 #include "hashlab/common/cuda_check.hpp"
 #include "hashlab/common/device.hpp"
 #include "hashlab/common/memory.hpp"
+#include "hashlab/harness/estimates.hpp"
 #include "hashlab/harness/json.hpp"
 #include "hashlab/harness/parse.hpp"
 #include "hashlab/harness/probe.hpp"
@@ -57,7 +59,7 @@ std::string number(double value) {
 
 constexpr const char* kCsvHeader =
     "paper,experiment,variant,n,param_name,param_value,metric,median,min,max,unit,verified,device,"
-    "timestamp,git_sha,repetitions,note,status";
+    "timestamp,git_sha,repetitions,note,status,wall_s,device_peak_bytes";
 
 // The cost weight of a point for the ETA: proportional to its size, with a floor for fixed costs.
 double weight(const Point& p) { return static_cast<double>(std::max<std::uint64_t>(p.n, 1u << 20)); }
@@ -123,8 +125,9 @@ class ResultFile {
 
   // `verified`: "true" (the whole output checked), "sampled" (a documented sample), "false".
   // `status`: "ok", "failed" or "skipped" (did not fit this machine's memory).
+  // `wall_s`: the point's wall time; `device_peak_bytes`: the device pool's peak while it ran.
   void add(const Point& p, const PointContext& ctx, const char* verified, const std::string& note, int repetitions,
-           const char* status) {
+           const char* status, double wall_s, std::size_t device_peak_bytes) {
     std::ofstream out(partial(csv_path_), std::ios::app);
     const std::string stamp = utc_timestamp();
     auto row = [&](const Metric& m) {
@@ -132,7 +135,8 @@ class ResultFile {
           << p.n << "," << csv_field(p.param_name) << "," << (p.param_name.empty() ? "" : number(p.param_value)) << ","
           << csv_field(m.name) << "," << number(m.median) << "," << number(m.min) << "," << number(m.max) << ","
           << csv_field(m.unit) << "," << verified << "," << csv_field(device_) << "," << stamp
-          << "," << git_sha() << "," << repetitions << "," << csv_field(note) << "," << status << "\n";
+          << "," << git_sha() << "," << repetitions << "," << csv_field(note) << "," << status << ","
+          << number(wall_s) << "," << device_peak_bytes << "\n";
     };
     if (ctx.metrics().empty() || std::string(status) == "skipped") {
       row({"status", 0, 0, 0, ""});  // a point that produced nothing is still recorded
@@ -181,6 +185,14 @@ class ResultFile {
   std::string json_path_;
 };
 
+// Device memory a point may use: what is free, plus what the pool holds now (cached inputs that a
+// reference run's peak counts too).
+std::uint64_t device_available() {
+  std::size_t free_bytes = 0, total_bytes = 0;
+  HASHLAB_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  return free_bytes + device_pool_used();
+}
+
 // A sticky CUDA error (illegal address, ...) poisons the context: nothing after it can run.
 bool context_is_lost() {
   const cudaError_t err = cudaDeviceSynchronize();
@@ -215,6 +227,7 @@ RunSummary run_experiments(const std::vector<const Experiment*>& experiments, co
   if (summary.points == 0) return summary;
 
   const std::string device = options.gpu ? device_label() : std::string("cpu-only");
+  Estimates estimates(options.reference_dir);
   std::unique_ptr<Stream> stream;
   if (options.gpu) stream = std::make_unique<Stream>();
   const auto run_start = Clock::now();
@@ -233,16 +246,32 @@ RunSummary run_experiments(const std::vector<const Experiment*>& experiments, co
       PointContext ctx(point, options, stream ? stream->get() : nullptr, cache);
       std::string error, skip;
       const auto point_start = Clock::now();
-      try {
-        e->run(ctx);
-      } catch (const OutOfDeviceMemory& ex) {
-        skip = std::string("does not fit the GPU's memory: ") + ex.what();
-      } catch (const OutOfHostMemory& ex) {
-        skip = std::string("does not fit the host's memory: ") + ex.what();
-      } catch (const std::bad_alloc&) {
-        skip = "does not fit the host's memory (a host allocation failed)";
-      } catch (const std::exception& ex) {
-        error = ex.what();
+      std::size_t peak = 0;
+      // A point estimated not to fit is skipped before it runs; one that runs out of memory anyway
+      // is skipped when its allocation fails (below).
+      const auto need = estimates.find(*e, point);
+      if (need && need->device_bytes > 0 && (options.gpu || options.memory_limit_bytes > 0)) {
+        const std::uint64_t available = options.memory_limit_bytes ? options.memory_limit_bytes : device_available();
+        if (need->device_bytes > available)
+          skip = "needs about " + format_bytes(need->device_bytes) + " of device memory (the reference run's peak" +
+                 (need->scaled ? ", scaled to this size" : "") + "), " + format_bytes(available) +
+                 (options.memory_limit_bytes ? " allowed by --memory-limit" : " available");
+      }
+      if (skip.empty()) {
+        try {
+          std::optional<DevicePeakScope> scope;
+          if (options.gpu) scope.emplace();
+          e->run(ctx);
+          if (scope) peak = scope->peak();
+        } catch (const OutOfDeviceMemory& ex) {
+          skip = std::string("does not fit the GPU's memory: ") + ex.what();
+        } catch (const OutOfHostMemory& ex) {
+          skip = std::string("does not fit the host's memory: ") + ex.what();
+        } catch (const std::bad_alloc&) {
+          skip = "does not fit the host's memory (a host allocation failed)";
+        } catch (const std::exception& ex) {
+          error = ex.what();
+        }
       }
       const bool skipped = !skip.empty();
       const bool verified = !skipped && error.empty() && ctx.verified();
@@ -260,7 +289,8 @@ RunSummary run_experiments(const std::vector<const Experiment*>& experiments, co
         summary.failures.push_back(e->paper + "/" + e->name + " " + point.label() + ": " + why);
       }
       file.add(point, ctx, !verified ? "false" : ctx.sampled() ? "sampled" : "true", note,
-               options.effective_repetitions(), skipped ? "skipped" : verified ? "ok" : "failed");
+               options.effective_repetitions(), skipped ? "skipped" : verified ? "ok" : "failed",
+               std::chrono::duration<double>(Clock::now() - point_start).count(), peak);
 
       ++done;
       done_weight += weight(point);

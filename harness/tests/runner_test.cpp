@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "hashlab/common/memory.hpp"
+#include "hashlab/harness/estimates.hpp"
 #include "hashlab/harness/experiment.hpp"
 #include "hashlab/harness/runner.hpp"
 
@@ -183,9 +184,73 @@ TEST_F(Runner, APointThatDoesNotFitIsSkippedNotFailed) {
     ++skipped_rows;
     EXPECT_NE(line.find("skipped: does not fit the GPU's memory: cannot allocate 10.4 GiB"), std::string::npos)
         << line;
-    EXPECT_EQ(line.substr(line.size() - 8), ",skipped") << line;
+    EXPECT_NE(line.find(",skipped,"), std::string::npos) << line;
   }
   EXPECT_EQ(skipped_rows, 2);
+}
+
+TEST_F(Runner, EveryRowRecordsThePointsWallTimeAndDevicePeak) {
+  const Experiment e = cpu_experiment("costs", true);
+  run_experiments({&e}, options_);
+  const auto lines = lines_of(out_ + "/runner_test/costs.csv");
+  EXPECT_NE(lines[0].find(",status,wall_s,device_peak_bytes"), std::string::npos) << lines[0];
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    const auto fields = split_csv_line(lines[i]);
+    ASSERT_EQ(fields.size(), 20u) << lines[i];
+    EXPECT_GT(std::stod(fields[18]), 0.0) << lines[i];  // wall_s
+    EXPECT_EQ(fields[19], "0") << lines[i];             // no device memory without a GPU
+  }
+}
+
+// A reference run's CSV with the estimate columns: variant a at n = 10 needed 8 GiB for 2 s.
+void write_reference(const std::string& dir, const std::string& experiment) {
+  std::filesystem::create_directories(dir + "/runner_test");
+  std::ofstream(dir + "/runner_test/" + experiment + ".csv")
+      << "paper,experiment,variant,n,param_name,param_value,metric,median,min,max,unit,verified,device,timestamp,"
+         "git_sha,repetitions,note,status,wall_s,device_peak_bytes\n"
+      << "runner_test," << experiment << ",a,10,load_factor,0.5,answer,42,42,42,count,true,gpu,t,g,3,\"a, note\",ok,2,"
+      << (8ull << 30) << "\n"
+      << "runner_test," << experiment << ",b,10,load_factor,0.5,answer,42,42,42,count,true,gpu,t,g,3,,ok,1,1024\n";
+}
+
+TEST_F(Runner, EstimatesComeFromTheReferenceRunScaledInN) {
+  write_reference(out_ + "/ref", "estimated");
+  const Experiment e = cpu_experiment("estimated", true);
+  Estimates estimates(out_ + "/ref");
+  const auto exact = estimates.find(e, {"a", 10, "load_factor", 0.5});
+  ASSERT_TRUE(exact.has_value());
+  EXPECT_EQ(exact->device_bytes, 8ull << 30);
+  EXPECT_DOUBLE_EQ(exact->wall_s, 2.0);
+  EXPECT_FALSE(exact->scaled);
+  const auto scaled = estimates.find(e, {"a", 20, "load_factor", 0.5});
+  ASSERT_TRUE(scaled.has_value());
+  EXPECT_EQ(scaled->device_bytes, 16ull << 30);
+  EXPECT_TRUE(scaled->scaled);
+  EXPECT_FALSE(estimates.find(e, {"a", 10, "load_factor", 0.9}).has_value());
+  EXPECT_FALSE(estimates.find(e, {"c", 10, "load_factor", 0.5}).has_value());
+  EXPECT_FALSE(Estimates(out_ + "/nowhere").find(e, {"a", 10, "load_factor", 0.5}).has_value());
+}
+
+TEST_F(Runner, APointEstimatedNotToFitIsSkippedBeforeItRuns) {
+  write_reference(out_ + "/ref", "planned");
+  Experiment e = cpu_experiment("planned", true);
+  static int runs = 0;
+  runs = 0;
+  e.run = [](PointContext& ctx) {
+    ++runs;
+    ctx.report_value("answer", 42, "count");
+    ctx.verify(true);
+  };
+  options_.reference_dir = out_ + "/ref";
+  options_.memory_limit_bytes = 4ull << 30;
+  const RunSummary summary = run_experiments({&e}, options_);
+  // a needs 8 GiB at n = 10 (16 GiB scaled to 20): both skipped unrun; b (1 KiB) runs at both sizes.
+  EXPECT_EQ(summary.skipped, 2);
+  EXPECT_EQ(summary.failed, 0);
+  EXPECT_EQ(runs, 2);
+  ASSERT_EQ(summary.skips.size(), 2u);
+  EXPECT_NE(summary.skips[0].find("needs about 8.00 GiB of device memory"), std::string::npos) << summary.skips[0];
+  EXPECT_NE(summary.skips[0].find("4.00 GiB allowed by --memory-limit"), std::string::npos) << summary.skips[0];
 }
 
 TEST_F(Runner, APointThatNeverVerifiesFails) {

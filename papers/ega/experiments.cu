@@ -134,24 +134,10 @@ void verify_sampled(PointContext& ctx, const reference::GroupByResult& expected,
 // (where every DeviceBuffer lives, CUB's scratch included) above its use when this is constructed.
 class PoolPeak {
  public:
-  PoolPeak() {
-    int device = 0;
-    HASHLAB_CUDA_CHECK(cudaGetDevice(&device));
-    HASHLAB_CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool_, device));
-    HASHLAB_CUDA_CHECK(cudaDeviceSynchronize());  // earlier stream-ordered frees have happened
-    std::uint64_t zero = 0;  // resets the high-water mark to the current use
-    HASHLAB_CUDA_CHECK(cudaMemPoolSetAttribute(pool_, cudaMemPoolAttrUsedMemHigh, &zero));
-    HASHLAB_CUDA_CHECK(cudaMemPoolGetAttribute(pool_, cudaMemPoolAttrUsedMemCurrent, &start_));
-  }
-  double mebibytes() const {
-    std::uint64_t high = 0;
-    HASHLAB_CUDA_CHECK(cudaMemPoolGetAttribute(pool_, cudaMemPoolAttrUsedMemHigh, &high));
-    return high > start_ ? static_cast<double>(high - start_) / (1 << 20) : 0.0;
-  }
+  double mebibytes() const { return static_cast<double>(scope_.added()) / (1 << 20); }
 
  private:
-  cudaMemPool_t pool_ = nullptr;
-  std::uint64_t start_ = 0;
+  DevicePeakScope scope_;
 };
 
 // One untimed run with the counting kernels (4.1.6's probing distance, SpEga::run_counted): the

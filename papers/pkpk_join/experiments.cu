@@ -152,18 +152,11 @@ void report_kernels(PointContext& ctx, const std::vector<std::vector<KernelTime>
 /// high-water mark of the default pool's used memory, which every DeviceBuffer (and every cub
 /// temporary of the joins) allocates from. Synchronises `stream` before and after.
 double peak_device_bytes(cudaStream_t stream, const std::function<void()>& call) {
-  int device = 0;
-  HASHLAB_CUDA_CHECK(cudaGetDevice(&device));
-  cudaMemPool_t pool = nullptr;
-  HASHLAB_CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool, device));
   HASHLAB_CUDA_CHECK(cudaStreamSynchronize(stream));
-  std::uint64_t before = 0, reset = 0, high = 0;
-  HASHLAB_CUDA_CHECK(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &before));
-  HASHLAB_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrUsedMemHigh, &reset));  // only 0 resets it
+  const DevicePeakScope scope;
   call();
   HASHLAB_CUDA_CHECK(cudaStreamSynchronize(stream));
-  HASHLAB_CUDA_CHECK(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemHigh, &high));
-  return high > before ? static_cast<double>(high - before) : 0.0;
+  return static_cast<double>(scope.added());
 }
 
 /// Variant "h2d_pinned": the host-to-device copy of both tables (keys and values) from pinned

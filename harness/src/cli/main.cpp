@@ -3,6 +3,8 @@
 #include <boost/program_options.hpp>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -14,6 +16,7 @@
 #include "hashlab/common/device.hpp"
 #include "hashlab/common/generator.hpp"
 #include "hashlab/common/memory.hpp"
+#include "hashlab/harness/estimates.hpp"
 #include "hashlab/harness/experiment.hpp"
 #include "hashlab/harness/parse.hpp"
 #include "hashlab/harness/probe.hpp"
@@ -126,6 +129,71 @@ int cmd_list(const std::vector<std::string>& args) {
 
 // ---- run --------------------------------------------------------------------------------------
 
+// The committed reference runs (results/reference/<gpu>/) of the source tree this binary was
+// built from, else of the working directory.
+std::vector<std::filesystem::path> reference_dirs() {
+  for (const char* root : {HASHLAB_SOURCE_DIR, "."}) {
+    const auto references = std::filesystem::path(root) / "results" / "reference";
+    if (!std::filesystem::is_directory(references)) continue;
+    std::vector<std::filesystem::path> gpus;
+    for (const auto& entry : std::filesystem::directory_iterator(references))
+      if (entry.is_directory()) gpus.push_back(entry.path());
+    std::sort(gpus.begin(), gpus.end());
+    if (!gpus.empty()) return gpus;
+  }
+  return {};
+}
+
+std::string default_reference_dir() {
+  const auto dirs = reference_dirs();
+  return dirs.empty() ? std::string() : dirs.front().string();
+}
+
+std::string format_seconds(double s) {
+  char buf[32];
+  if (s < 60) std::snprintf(buf, sizeof buf, "%.1f s", s);
+  else std::snprintf(buf, sizeof buf, "%.0f min %02.0f s", std::floor(s / 60), std::fmod(s, 60));
+  return buf;
+}
+
+// --dry-run: the points, each with its estimated device memory and time (from the reference run,
+// scaled in n where the sizes differ), and the totals: points, the peak memory, the time.
+void print_plan(const std::vector<const Experiment*>& selected, const RunOptions& run) {
+  Estimates estimates(run.reference_dir);
+  int points = 0, unknown = 0, too_big = 0;
+  std::uint64_t peak = 0;
+  double seconds = 0;
+  for (const Experiment* e : selected) {
+    const auto plan = e->plan(run);
+    std::cout << e->paper << "/" << e->name << " (" << e->figure << "): " << plan.size() << " points"
+              << (e->needs_gpu && !run.gpu ? " [needs a GPU: would be skipped]" : "") << "\n";
+    for (const auto& p : plan) {
+      ++points;
+      std::cout << "  " << p.label();
+      if (const auto est = estimates.find(*e, p)) {
+        peak = std::max<std::uint64_t>(peak, est->device_bytes);
+        seconds += est->wall_s;
+        std::cout << "  [" << format_bytes(est->device_bytes) << ", " << format_seconds(est->wall_s)
+                  << (est->scaled ? ", scaled" : "") << "]";
+        if (run.memory_limit_bytes && est->device_bytes > run.memory_limit_bytes) {
+          std::cout << "  would be skipped (over --memory-limit)";
+          ++too_big;
+        }
+      } else {
+        ++unknown;
+        std::cout << "  [no estimate]";
+      }
+      std::cout << "\n";
+    }
+  }
+  std::cout << "\n" << points << " points; peak device memory about " << format_bytes(peak) << ", time about "
+            << format_seconds(seconds) << " (estimated from "
+            << (run.reference_dir.empty() ? std::string("no reference run") : run.reference_dir) << "; "
+            << unknown << " points without an estimate";
+  if (run.memory_limit_bytes) std::cout << "; " << too_big << " over --memory-limit " << format_bytes(run.memory_limit_bytes);
+  std::cout << ")\n";
+}
+
 int cmd_run(const std::vector<std::string>& args, const std::string& command_line) {
   auto& registry = Registry::instance();
   po::options_description options("hashlab run <paper>|all [<experiment>...] [options]");
@@ -142,6 +210,10 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
       ("warmup", po::value<int>(&run.warmups)->default_value(1), "untimed warm-up runs per point")
       ("dry-run", "print the points that would run, and stop")
       ("strict", "a point that does not fit this machine's memory (skipped) fails the run")
+      ("memory-limit", po::value<std::string>(), "skip points estimated to need more device memory than this "
+                                                 "(e.g. 16GiB: plan for a smaller GPU; default: the GPU's free memory)")
+      ("reference", po::value<std::string>(), "the committed run whose per-point memory and time estimate this run's "
+                                              "(default: results/reference/<first gpu>/; 'none')")
       ("target", po::value<std::vector<std::string>>()->multitoken(), "paper, then experiments");
   for (const auto& o : registry.options())
     options.add_options()(o.name.c_str(), po::value<std::string>()->default_value(o.default_value),
@@ -177,6 +249,17 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
     }
   }
   run.command_line = command_line;
+  if (vm.count("memory-limit")) {
+    try {
+      run.memory_limit_bytes = parse_bytes(vm["memory-limit"].as<std::string>());
+    } catch (const std::invalid_argument& e) {
+      throw UsageError("--memory-limit " + vm["memory-limit"].as<std::string>() + ": " + e.what());
+    }
+  }
+  run.reference_dir = vm.count("reference") ? vm["reference"].as<std::string>() : default_reference_dir();
+  if (run.reference_dir == "none") run.reference_dir.clear();
+  if (!run.reference_dir.empty() && !std::filesystem::is_directory(run.reference_dir))
+    throw UsageError("--reference " + run.reference_dir + ": no such folder (a results folder, or 'none')");
   if (std::filesystem::exists(run.out_dir) && !std::filesystem::is_directory(run.out_dir))
     throw UsageError("--out " + run.out_dir + ": a file, not a directory (results go to <out>/<paper>/)");
 
@@ -204,12 +287,7 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
   std::string why;
   run.gpu = gpu_available(&why);
   if (vm.count("dry-run")) {
-    for (const Experiment* e : selected) {
-      const auto points = e->plan(run);
-      std::cout << e->paper << "/" << e->name << " (" << e->figure << "): " << points.size() << " points"
-                << (e->needs_gpu && !run.gpu ? " [needs a GPU: would be skipped]" : "") << "\n";
-      for (const auto& p : points) std::cout << "  " << p.label() << "\n";
-    }
+    print_plan(selected, run);
     return 0;
   }
   if (!run.gpu)
@@ -271,30 +349,22 @@ int cmd_probe(const std::vector<std::string>& args) {
 // Without a GPU a demo shows the trace recorded on the GPU of a committed reference run
 // (results/reference/<gpu>/logs/demo_<paper>.log), labelled as such, instead of refusing.
 int show_recorded_demo(const std::string& paper, const std::string& why) {
-  for (const std::string root : {std::string(HASHLAB_SOURCE_DIR), std::string(".")}) {
-    const auto references = std::filesystem::path(root) / "results" / "reference";
-    if (!std::filesystem::is_directory(references)) continue;
-    std::vector<std::filesystem::path> gpus;
-    for (const auto& entry : std::filesystem::directory_iterator(references))
-      if (entry.is_directory()) gpus.push_back(entry.path());
-    std::sort(gpus.begin(), gpus.end());
-    for (const auto& gpu : gpus) {
-      const auto trace = gpu / "logs" / ("demo_" + paper + ".log");
-      std::ifstream in(trace);
-      if (!in) continue;
-      std::string device = gpu.filename().string();
-      std::ifstream limits(gpu / "device.json");
-      for (std::string line; std::getline(limits, line);) {
-        const auto at = line.find("\"device\"");
-        if (at == std::string::npos) continue;
-        const auto open = line.find('"', line.find(':', at) + 1), close = line.rfind('"');
-        if (open != std::string::npos && close > open) device = line.substr(open + 1, close - open - 1);
-      }
-      std::cout << "[no CUDA GPU here (" << why << "): the " << paper << " demo as recorded on " << device << ", "
-                << trace.string() << "]\n\n"
-                << in.rdbuf();
-      return 0;
+  for (const auto& gpu : reference_dirs()) {
+    const auto trace = gpu / "logs" / ("demo_" + paper + ".log");
+    std::ifstream in(trace);
+    if (!in) continue;
+    std::string device = gpu.filename().string();
+    std::ifstream limits(gpu / "device.json");
+    for (std::string line; std::getline(limits, line);) {
+      const auto at = line.find("\"device\"");
+      if (at == std::string::npos) continue;
+      const auto open = line.find('"', line.find(':', at) + 1), close = line.rfind('"');
+      if (open != std::string::npos && close > open) device = line.substr(open + 1, close - open - 1);
     }
+    std::cout << "[no CUDA GPU here (" << why << "): the " << paper << " demo as recorded on " << device << ", "
+              << trace.string() << "]\n\n"
+              << in.rdbuf();
+    return 0;
   }
   std::cerr << "hashlab: the " << paper << " demo needs a CUDA GPU (" << why
             << "), and no recorded trace was found under results/reference/*/logs/\n";

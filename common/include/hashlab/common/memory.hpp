@@ -44,6 +44,32 @@ std::string format_bytes(std::size_t bytes);
 /// Returns every cached block of the default pool to the driver (between experiments).
 void trim_device_pool();
 
+/// Bytes of the default pool in use now (every DeviceBuffer, CUB's scratch included).
+std::size_t device_pool_used();
+
+/// The peak of the default pool's bytes in use over the scope's lifetime, read from the pool's
+/// high-water mark. Scopes nest (the runner measures each point, an experiment one algorithm inside
+/// it): opening a scope resets the mark, and the peak seen until then is kept for the enclosing
+/// scopes. Memory allocated outside the pool (cudaMalloc, managed memory) is not counted.
+/// Synchronises the device when it opens and when peak() is read; close scopes in reverse order.
+class DevicePeakScope {
+ public:
+  DevicePeakScope();
+  ~DevicePeakScope();
+  DevicePeakScope(const DevicePeakScope&) = delete;
+  DevicePeakScope& operator=(const DevicePeakScope&) = delete;
+  /// The most bytes in use at once since the scope opened.
+  std::size_t peak() const;
+  /// Bytes in use when the scope opened.
+  std::size_t at_start() const { return start_; }
+  /// peak() - at_start(): what the scope's work added at its peak.
+  std::size_t added() const { const std::size_t p = peak(); return p > start_ ? p - start_ : 0; }
+
+ private:
+  std::size_t start_ = 0;
+  std::size_t folded_ = 0;  // the highest mark seen before an inner scope reset it
+};
+
 /// An owning, move-only array of `size()` elements of T in device memory. Contents are
 /// uninitialised. A buffer of size 0 holds no allocation and data() is nullptr. It is freed in
 /// the order of the stream it was allocated on, so it must not outlive that stream.

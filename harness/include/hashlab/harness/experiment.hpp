@@ -36,6 +36,12 @@ struct RunOptions {
   bool gpu = true;                    // a CUDA GPU is present
   std::map<std::string, std::string> module_options;  // options modules registered (--name value)
   std::string command_line;
+  /// A committed reference run whose per-point memory and time estimate this run's points
+  /// (estimates.hpp); empty: none.
+  std::string reference_dir;
+  /// --memory-limit: skip points estimated to need more device memory than this (0: the GPU's free
+  /// memory). Emulates a smaller GPU for planning; the points that run are not confined to it.
+  std::uint64_t memory_limit_bytes = 0;
 
   bool full() const { return profile == Profile::kFull; }
   /// The n axis: --n if given, else `full_sizes` or `quick_sizes` by profile.
