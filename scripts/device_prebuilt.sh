@@ -3,6 +3,7 @@
 # .devbin/lib for shared libraries the machine lacks, and .deps for Boost): runs the GPU tests,
 # experiments, compute-sanitizer or mutants without spending device time on a build.
 #   scripts/device_prebuilt.sh tests                     every test binary (the Large suites first, alone)
+#   scripts/device_prebuilt.sh probe                     hashlab probe into $OUT/results (device.json)
 #   scripts/device_prebuilt.sh run <paper> [exp...]      hashlab run ... --quick into $OUT/results
 #   scripts/device_prebuilt.sh sanitize <tool> <bin> [gtest filter]
 #   scripts/device_prebuilt.sh mutants                   .devbin/mutants/*.bin must fail their tests
@@ -31,6 +32,9 @@ case "$what" in
     done
     wait
     grep -h '^\[  FAILED  \]' "$OUT"/*tests*.log | sort -u | head -40 ;;
+  probe)
+    mkdir -p "$OUT/results"
+    "$B/hashlab" probe --out "$OUT/results" | tail -9 ;;
   run)
     mkdir -p "$OUT/results"
     [ -f "$OUT/results/device.json" ] || cp results/reference/h100_80gb_hbm3/device.json "$OUT/results/" 2>/dev/null
@@ -59,5 +63,5 @@ case "$what" in
       else res=SURVIVED; fi
       echo "MUTANT $name: $res  [$(grep -c '^\[  FAILED  \]' "$OUT/mutant_$name.log") failed lines; tests: $regex]"
     done ;;
-  *) echo "usage: $0 tests | run <paper> [exp...] | sanitize <tool> <binary> [filter] | mutants"; exit 2 ;;
+  *) echo "usage: $0 tests | probe | run <paper> [exp...] | sanitize <tool> <binary> [filter] | mutants"; exit 2 ;;
 esac
