@@ -56,7 +56,7 @@ def point_counts(results_dir, module):
     for path in csvs:
         experiment = os.path.splitext(os.path.basename(path))[0]
         for r in res.rows(module, experiment) or []:
-            key = (experiment, r["variant"], r["n"], r["param_value"])
+            key = (experiment, r["variant"], r["n"], r.get("param_name"), r["param_value"])
             points.add(key)
             if r.get("status") == "skipped":
                 skipped.add(key)
@@ -155,11 +155,11 @@ def module_section(results_dir, module, verdicts, lines, image_root):
                 meta = json.load(f)
             figure = f" ({meta.get('figure', '')}: {meta.get('description', '')})"
         rows = res.rows(module, experiment) or []
-        pts = {(r["variant"], r["n"], r["param_value"]) for r in rows}
-        skipped = {(r["variant"], r["n"], r["param_value"]) for r in rows if r.get("status") == "skipped"}
-        failed = {(r["variant"], r["n"], r["param_value"]) for r in rows
-                  if r.get("verified") not in ("true", "sampled")} - skipped
-        sampled = {(r["variant"], r["n"], r["param_value"]) for r in rows if r.get("verified") == "sampled"}
+        point = lambda r: (r["variant"], r["n"], r.get("param_name"), r["param_value"])
+        pts = {point(r) for r in rows}
+        skipped = {point(r) for r in rows if r.get("status") == "skipped"}
+        failed = {point(r) for r in rows if r.get("verified") not in ("true", "sampled")} - skipped
+        sampled = {point(r) for r in rows if r.get("verified") == "sampled"}
         status = f"**{len(failed)} FAILED**" if failed else (
             f"all verified ({len(sampled)} on a sample)" if sampled else "all verified")
         if skipped:
