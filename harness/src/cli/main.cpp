@@ -227,16 +227,17 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
   }
   if (vm.count("quick") && vm.count("full")) throw UsageError("--quick and --full exclude each other");
   run.profile = vm.count("full") ? Profile::kFull : Profile::kQuick;
-  if (run.repetitions < 0) throw UsageError("--reps must be >= 0");
-  if (run.warmups < 0) throw UsageError("--warmup must be >= 0");
+  if (run.repetitions < 0)
+    throw UsageError("--reps " + std::to_string(run.repetitions) + ": must be >= 0 (0: the profile's, 5 quick, 10 full)");
+  if (run.warmups < 0) throw UsageError("--warmup " + std::to_string(run.warmups) + ": must be >= 0 (default 1)");
   for (const auto& s : sizes) {
     try {
       run.sizes.push_back(parse_count(s));
     } catch (const std::invalid_argument& e) {
-      throw UsageError(std::string("--n: ") + e.what());
+      throw UsageError("--n " + s + ": " + e.what() + " (sizes like 1M, 32Mi, 1000)");
     }
     // Every experiment reports rates (items / time): a size of 0 has none to report.
-    if (run.sizes.back() == 0) throw UsageError("--n: sizes must be at least 1, got '" + s + "'");
+    if (run.sizes.back() == 0) throw UsageError("--n " + s + ": sizes must be at least 1");
   }
   for (const auto& o : registry.options()) {
     run.module_options[o.name] = vm[o.name].as<std::string>();
