@@ -340,6 +340,20 @@ def describe(series, claim, limit=8):
     return ", ".join(parts)
 
 
+def judged_series(claim, results, module, minimum=1):
+    """The quantity a rule judges, `a` or `a / b`, over the claim's sweep; and why it is missing
+    when it has fewer than `minimum` points."""
+    over = claim.get("over")
+    a = quantity(results, claim["a"], module, over)
+    b = quantity(results, claim["b"], module, over) if "b" in claim else None
+    s = ratio_series(a, b)
+    missing = ""
+    if len(s.points) < minimum:
+        missing = s.missing or a.missing or (b.missing if b else "") or \
+            ("fewer than two points" if minimum == 2 else "fewer than three points")
+    return s, a, b, missing
+
+
 def judged(claim):
     """The judged quantity's description: 'a' or 'a / b' with their labels."""
     a = claim["a"].get("label") or claim["a"].get("metric") or claim["a"].get("limit")
@@ -416,11 +430,9 @@ def aggregate(claim, results_per_x, what):
 def rule_bound(claim, results, module):
     """Rule 1: a value, or the ratio a / b, against bounds, at every point of the sweep."""
     over = claim.get("over")
-    a = quantity(results, claim["a"], module, over)
-    b = quantity(results, claim["b"], module, over) if "b" in claim else None
-    s = ratio_series(a, b)
-    if not s.points:
-        return None, "", (a.missing or (b.missing if b else "") or s.missing)
+    s, a, b, missing = judged_series(claim, results, module)
+    if missing:
+        return None, "", missing
     bounds = bounds_of(claim)
     per_x = [(x, *holds_interval(v.lo, v.hi, v.median, bounds)) for x, v in sorted(
         s.points.items(), key=lambda t: (t[0] is not None, t[0] or 0))]
@@ -446,10 +458,9 @@ def rule_trend(claim, results, module):
     over = claim.get("over")
     if over not in ("n", "param"):
         raise ClaimError("a trend needs over = 'n' or 'param'")
-    a = quantity(results, claim["a"], module, over)
-    s = ratio_series(a, quantity(results, claim["b"], module, over) if "b" in claim else None)
-    if len(s.points) < 2:
-        return None, "", s.missing or a.missing or "fewer than two points to make a trend"
+    s, _, _, missing = judged_series(claim, results, module, minimum=2)
+    if missing:
+        return None, "", missing
     direction = claim.get("direction")
     if direction not in ("rising", "falling"):
         raise ClaimError("a trend needs direction = 'rising' or 'falling'")
@@ -469,11 +480,9 @@ def rule_trend(claim, results, module):
 
 def rule_spread(claim, results, module):
     """Rule 1 for 'insensitive to x': max / min over the sweep at most a bound."""
-    over = claim.get("over")
-    a = quantity(results, claim["a"], module, over)
-    s = ratio_series(a, quantity(results, claim["b"], module, over) if "b" in claim else None)
-    if len(s.points) < 2:
-        return None, "", s.missing or a.missing or "fewer than two points"
+    s, _, _, missing = judged_series(claim, results, module, minimum=2)
+    if missing:
+        return None, "", missing
     vals = s.points.values()
     med = max(v.median for v in vals) / min(v.median for v in vals)
     worst = max(v.hi for v in vals) / min(v.lo for v in vals)
@@ -490,11 +499,9 @@ def rule_spread(claim, results, module):
 
 def rule_best_at(claim, results, module):
     """Rule 1 for an optimum: the x of the best value lies in a range; statistical ties count."""
-    over = claim.get("over")
-    a = quantity(results, claim["a"], module, over)
-    s = ratio_series(a, quantity(results, claim["b"], module, over) if "b" in claim else None)
-    if len(s.points) < 2:
-        return None, "", s.missing or a.missing or "fewer than two points"
+    s, _, _, missing = judged_series(claim, results, module, minimum=2)
+    if missing:
+        return None, "", missing
     best = claim.get("best", "max")
     lo_x, hi_x = claim["within"]
     inside = lambda x: lo_x <= x <= hi_x
@@ -517,11 +524,9 @@ def rule_best_at(claim, results, module):
 def rule_first_at(claim, results, module):
     """Rule 1 for a threshold along a sweep: the first x (ascending) at which the value meets
     `reaches` (a bound: at_least / at_most) lies within the claimed range of x."""
-    over = claim.get("over")
-    a = quantity(results, claim["a"], module, over)
-    s = ratio_series(a, quantity(results, claim["b"], module, over) if "b" in claim else None)
-    if not s.points:
-        return None, "", s.missing or a.missing
+    s, _, _, missing = judged_series(claim, results, module)
+    if missing:
+        return None, "", missing
     reaches = claim.get("reaches")
     if not isinstance(reaches, dict):
         raise ClaimError("first_at needs reaches = { at_least = ... } or { at_most = ... }")
@@ -673,11 +678,9 @@ def rule_absolute(claim, results, module):
 
 def rule_measured(claim, results, module):
     """Our own question: the numbers, and the bar it is held to where it has one."""
-    over = claim.get("over")
-    a = quantity(results, claim["a"], module, over)
-    s = ratio_series(a, quantity(results, claim["b"], module, over) if "b" in claim else None)
-    if not s.points:
-        return None, "", s.missing or a.missing
+    s, _, _, missing = judged_series(claim, results, module)
+    if missing:
+        return None, "", missing
     text = f"{judged(claim)}: {describe(s, claim)}"
     bounds = {k: claim[k] for k in ("at_least", "at_most", "within") if k in claim}
     if not bounds:
