@@ -33,13 +33,19 @@ have_header boost/program_options.hpp || missing_pkgs+=(libboost-program-options
 have_header benchmark/benchmark.h || missing_pkgs+=(libbenchmark-dev)
 have_header gtest/gtest.h || missing_pkgs+=(libgtest-dev)
 
-python_ok() { python3 -c 'import matplotlib, numpy' >/dev/null 2>&1; }
+# The claim files are TOML: Python >= 3.11 reads them (tomllib), older ones need tomli.
+python_ok() { python3 -c 'import matplotlib, numpy
+try:
+    import tomllib
+except ModuleNotFoundError:
+    import tomli' >/dev/null 2>&1; }
 command -v python3 >/dev/null 2>&1 || missing_pkgs+=(python3)
 # Debian's python3-matplotlib serves the system interpreter only; another python3 (pyenv,
 # a venv) gets pip below.
 system_python() { [ "$(python3 -c 'import sys; print(sys.prefix)' 2>/dev/null)" = /usr ]; }
 if ! python_ok && { ! command -v python3 >/dev/null 2>&1 || system_python; }; then
   missing_pkgs+=(python3-matplotlib python3-numpy)
+  python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || missing_pkgs+=(python3-tomli)
 fi
 
 if [ ${#missing_pkgs[@]} -gt 0 ]; then
@@ -59,9 +65,9 @@ fi
 
 # python3 may not be the system interpreter that apt-get installs into (pyenv, venv): use pip.
 if ! python_ok; then
-  say "python3 ($(command -v python3)) cannot import matplotlib and numpy; installing plots/requirements.txt with pip"
+  say "python3 ($(command -v python3)) cannot import matplotlib, numpy and a TOML reader; installing plots/requirements.txt with pip"
   python3 -m pip install --quiet --disable-pip-version-check -r "$(dirname "$0")/../plots/requirements.txt" 2>&1 \
     | grep -v "Running pip as the 'root' user" || true
 fi
-python_ok || { say "python3 still cannot import matplotlib and numpy"; exit 1; }
+python_ok || { say "python3 still cannot import matplotlib, numpy and tomllib (or tomli)"; exit 1; }
 say "ok (nvcc $(PATH=$PATH:/usr/local/cuda/bin nvcc --version | sed -n 's/.*release \([0-9.]*\).*/\1/p'), cmake $(cmake --version | head -n1 | awk '{print $3}'))"
