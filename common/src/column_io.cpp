@@ -58,8 +58,8 @@ std::string header_field(const std::string& header, const std::string& key, cons
     if (end == std::string::npos) fail(path, "npy header field '" + key + "' is not closed");
     return header.substr(pos + 1, end - pos - 1);
   }
-  if (header[pos] == '(') {
-    end = header.find(')', pos);
+  if (header[pos] == '(' || header[pos] == '[') {  // a shape, or a record array's field list
+    end = header.find(header[pos] == '(' ? ')' : ']', pos);
     if (end == std::string::npos) fail(path, "npy header field '" + key + "' is not closed");
     return header.substr(pos, end - pos + 1);
   }
@@ -97,45 +97,8 @@ std::vector<std::string> split_fields(const std::string& line) {
   return fields;
 }
 
-}  // namespace
-
-template <class T>
-const char* npy_dtype() {
-  if constexpr (std::is_same_v<T, std::uint32_t>) return "<u4";
-  else if constexpr (std::is_same_v<T, std::int32_t>) return "<i4";
-  else if constexpr (std::is_same_v<T, std::uint64_t>) return "<u8";
-  else if constexpr (std::is_same_v<T, std::int64_t>) return "<i8";
-  else if constexpr (std::is_same_v<T, float>) return "<f4";
-  else return "<f8";
-}
-
-template <class T>
-void write_npy(const std::string& path, const std::vector<T>& values) {
-  std::string header = std::string("{'descr': '") + npy_dtype<T>() +
-                       "', 'fortran_order': False, 'shape': (" + std::to_string(values.size()) + ",), }";
-  // Pad with spaces so that magic + version + length + header is a multiple of 64, ending in \n.
-  const std::size_t preamble = kMagicLength + 2 + 2;
-  const std::size_t total = (preamble + header.size() + 1 + 63) / 64 * 64;
-  header.append(total - preamble - header.size() - 1, ' ');
-  header.push_back('\n');
-
-  std::ofstream out(path, std::ios::binary);
-  if (!out) fail(path, "cannot open for writing");
-  const unsigned char version[2] = {1, 0};
-  const std::uint16_t length = static_cast<std::uint16_t>(header.size());
-  const unsigned char length_le[2] = {static_cast<unsigned char>(length & 0xff),
-                                      static_cast<unsigned char>(length >> 8)};
-  out.write(kMagic, kMagicLength);
-  out.write(reinterpret_cast<const char*>(version), 2);
-  out.write(reinterpret_cast<const char*>(length_le), 2);
-  out.write(header.data(), static_cast<std::streamsize>(header.size()));
-  out.write(reinterpret_cast<const char*>(values.data()), static_cast<std::streamsize>(values.size() * sizeof(T)));
-  if (!out) fail(path, "write failed");
-}
-
-template <class T>
-std::vector<T> read_npy(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
+// Reads a .npy file's magic, version and header; `in` is left at the first data byte.
+std::string read_npy_header(std::ifstream& in, const std::string& path) {
   if (!in) fail(path, "cannot open for reading");
   char magic[kMagicLength] = {};
   unsigned char version[2] = {};
@@ -158,9 +121,68 @@ std::vector<T> read_npy(const std::string& path) {
   std::string header(header_length, '\0');
   in.read(header.data(), static_cast<std::streamsize>(header_length));
   if (!in) fail(path, "truncated .npy header");
+  return header;
+}
 
+// The dtype of a header, with the byte-order mark of one-byte and native types made '<'.
+std::string header_dtype(const std::string& header, const std::string& path) {
   std::string descr = header_field(header, "descr", path);
   if (!descr.empty() && (descr[0] == '|' || descr[0] == '=')) descr[0] = '<';
+  return descr;
+}
+
+}  // namespace
+
+template <class T>
+const char* npy_dtype() {
+  if constexpr (std::is_same_v<T, std::uint32_t>) return "<u4";
+  else if constexpr (std::is_same_v<T, std::int32_t>) return "<i4";
+  else if constexpr (std::is_same_v<T, std::uint64_t>) return "<u8";
+  else if constexpr (std::is_same_v<T, std::int64_t>) return "<i8";
+  else if constexpr (std::is_same_v<T, float>) return "<f4";
+  else return "<f8";
+}
+
+void write_npy_bytes(const std::string& path, const std::string& descr, std::size_t count, const void* data,
+                     std::size_t bytes) {
+  std::string header = "{'descr': " + descr + ", 'fortran_order': False, 'shape': (" + std::to_string(count) + ",), }";
+  // Pad with spaces so that magic + version + length + header is a multiple of 64, ending in \n.
+  const std::size_t preamble = kMagicLength + 2 + 2;
+  const std::size_t total = (preamble + header.size() + 1 + 63) / 64 * 64;
+  header.append(total - preamble - header.size() - 1, ' ');
+  header.push_back('\n');
+  if (header.size() > 0xffff) fail(path, "npy header too long");
+
+  std::ofstream out(path, std::ios::binary);
+  if (!out) fail(path, "cannot open for writing");
+  const unsigned char version[2] = {1, 0};
+  const std::uint16_t length = static_cast<std::uint16_t>(header.size());
+  const unsigned char length_le[2] = {static_cast<unsigned char>(length & 0xff),
+                                      static_cast<unsigned char>(length >> 8)};
+  out.write(kMagic, kMagicLength);
+  out.write(reinterpret_cast<const char*>(version), 2);
+  out.write(reinterpret_cast<const char*>(length_le), 2);
+  out.write(header.data(), static_cast<std::streamsize>(header.size()));
+  out.write(static_cast<const char*>(data), static_cast<std::streamsize>(bytes));
+  if (!out) fail(path, "write failed");
+}
+
+template <class T>
+void write_npy(const std::string& path, const std::vector<T>& values) {
+  write_npy_bytes(path, std::string("'") + npy_dtype<T>() + "'", values.size(), values.data(),
+                  values.size() * sizeof(T));
+}
+
+std::string npy_file_dtype(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return header_dtype(read_npy_header(in, path), path);
+}
+
+template <class T>
+std::vector<T> read_npy(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  const std::string header = read_npy_header(in, path);
+  const std::string descr = header_dtype(header, path);
   if (descr != npy_dtype<T>())
     fail(path, std::string("holds dtype '") + descr + "', expected '" + npy_dtype<T>() + "' (" + type_name<T>() + ")");
   // fortran_order is irrelevant here: a one-dimensional array has the same bytes either way,

@@ -1,4 +1,5 @@
-// The `hashlab` command line: list, run, probe, demo, gen. Every usage error is one line on
+// The `hashlab` command line: list, run, probe, demo, gen, and the own-data commands groupby,
+// join and table (owndata/). Every usage error is one line on
 // stderr and exit status 2; a failed verification or a runtime error gives exit status 1.
 #include <boost/program_options.hpp>
 
@@ -21,6 +22,8 @@
 #include "hashlab/harness/parse.hpp"
 #include "hashlab/harness/probe.hpp"
 #include "hashlab/harness/runner.hpp"
+#include "hashlab/owndata/columns.hpp"
+#include "hashlab/owndata/commands.hpp"
 
 namespace po = boost::program_options;
 using namespace hashlab;
@@ -46,6 +49,11 @@ const char* kUsage =
     "  probe [--out DIR]              measure the GPU's limits; writes DIR/device.json\n"
     "  demo <paper>                   a small traced example of the paper's algorithm\n"
     "  gen --dist D --n N --out FILE  write a generated key column (.npy or .csv)\n"
+    "\n"
+    "your own data (.npy or .csv columns; README.md, \"Your own data\"):\n"
+    "  groupby --algo A --keys K.. --values V.. --agg sum,min,max,count,mean [--out F] [--verify]\n"
+    "  join --algo A --r-keys RK --s-keys SK [--r-values RV] [--s-values SV] [--out F] [--verify]\n"
+    "  table --algo A --build KEYS [--values V] --probe QUERIES [--out F] [--verify]\n"
     "\n"
     "Sizes take K, M, G (powers of ten) or Ki, Mi, Gi (powers of two): --n 32Mi, --n 10M.\n"
     "Run 'hashlab <command> --help' for a command's options.\n";
@@ -508,7 +516,14 @@ int main(int argc, char** argv) {
     if (command == "probe") return cmd_probe(rest);
     if (command == "demo") return cmd_demo(rest);
     if (command == "gen") return cmd_gen(rest);
-    throw UsageError("unknown command '" + command + "' (expected list, run, probe, demo or gen)");
+    if (command == "groupby") return owndata::groupby_command(rest);
+    if (command == "join") return owndata::join_command(rest);
+    if (command == "table") return owndata::table_command(rest);
+    throw UsageError("unknown command '" + command +
+                     "' (expected list, run, probe, demo, gen, groupby, join or table)");
+  } catch (const owndata::InputError& e) {
+    std::cerr << "hashlab: error: " << e.what() << "\n";
+    return kExitUsage;
   } catch (const UsageError& e) {
     std::cerr << "hashlab: error: " << e.what() << "\nTry 'hashlab --help'.\n";
     return kExitUsage;

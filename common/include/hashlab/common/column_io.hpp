@@ -23,6 +23,16 @@ const char* npy_dtype();
 template <class T>
 void write_npy(const std::string& path, const std::vector<T>& values);
 
+/// Writes a .npy file (version 1.0) of `count` elements of dtype `descr`, given as it appears in
+/// the header: "'<u4'" for a column, "[('k', '<u4'), ('sum', '<i8')]" for a record array whose
+/// records are `data` (packed, little endian).
+void write_npy_bytes(const std::string& path, const std::string& descr, std::size_t count, const void* data,
+                     std::size_t bytes);
+
+/// The dtype string of a .npy file's header, little-endian form ("<u4", "<f8", "|u1", ...).
+/// Throws FormatError when the file is not a .npy file.
+std::string npy_file_dtype(const std::string& path);
+
 /// Reads a 1-D array whose dtype is exactly T's.
 template <class T>
 std::vector<T> read_npy(const std::string& path);

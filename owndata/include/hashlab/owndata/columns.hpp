@@ -1,0 +1,80 @@
+// Columns from the user's files for the own-data commands (`hashlab groupby / join / table`):
+// a .npy file (any integer or floating dtype numpy writes for a column), a single-column .csv
+// file, or one column of a .csv file named as FILE.csv:COLUMN. Every error names the file.
+//
+//   KeyColumn k = read_key_column("k1.npy");        // integers in [0, 2^32)
+//   ValueColumn v = read_value_column("v.csv:price");  // integers (exact) or reals
+//   write_table("out.csv", {{"k1", k.data}, ...});   // .csv, or a structured .npy (numpy record array)
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace hashlab::owndata {
+
+/// Bad input from the user (a file, a column, an option): the command exits with status 2.
+class InputError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+/// A key column: unsigned 32-bit keys (every algorithm here hashes 32-bit keys).
+struct KeyColumn {
+  std::string name;    // the column's name: the file's stem, or the CSV column
+  std::string source;  // what the user gave (for errors)
+  std::vector<std::uint32_t> data;
+};
+
+/// A value column: integers kept exactly (in 64 bits), or reals.
+struct ValueColumn {
+  std::string name;
+  std::string source;
+  bool real = false;
+  std::vector<std::int64_t> ints;  // !real
+  std::vector<double> reals;       // real
+  std::size_t rows() const { return real ? reals.size() : ints.size(); }
+  /// The smallest and largest integer (0, 0 when empty or real).
+  std::int64_t min_int() const;
+  std::int64_t max_int() const;
+};
+
+/// Reads integer keys; throws InputError naming the file for a floating dtype, a value outside
+/// [0, 2^32), or a file that does not parse.
+KeyColumn read_key_column(const std::string& source);
+/// Reads values: integer dtypes exactly (uint64 above 2^63 - 1 is an error), floating ones as
+/// double (NaN is an error: the group-bys have no null semantics).
+ValueColumn read_value_column(const std::string& source);
+
+/// The values as uint32 for the algorithms that take unsigned 32-bit values (EGA, the baselines,
+/// the joins and tables); throws InputError naming the file and the first value that does not
+/// fit, or a real column. `what` says who needs it ("sp_ega aggregates").
+std::vector<std::uint32_t> as_uint32(const ValueColumn& column, const std::string& what);
+/// The values as int32 (RAPIDS' integer path); InputError as above.
+std::vector<std::int32_t> as_int32(const ValueColumn& column, const std::string& what);
+
+/// Throws InputError unless every column has `rows` rows, naming the first that differs.
+void require_rows(std::size_t rows, const std::string& first_source, const std::string& source, std::size_t got);
+
+/// The first repeated key, if any: returns true and sets key and the two rows.
+bool find_repeat(const std::vector<std::uint32_t>& keys, std::uint32_t& key, std::size_t& row_a, std::size_t& row_b);
+
+/// One output column.
+struct OutputColumn {
+  enum class Type { kUint32, kInt64, kFloat64 };
+  std::string name;
+  Type type = Type::kInt64;
+  std::vector<std::uint32_t> u32;
+  std::vector<std::int64_t> i64;
+  std::vector<double> f64;
+  std::size_t rows() const;
+};
+
+/// Writes the columns as a CSV file (header row, then records) or as a .npy record array
+/// (numpy.load(path) gives a structured array; pandas.DataFrame(numpy.load(path)) the table).
+/// Throws InputError for another extension or columns of unequal length.
+void write_table(const std::string& path, const std::vector<OutputColumn>& columns);
+
+}  // namespace hashlab::owndata

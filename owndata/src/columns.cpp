@@ -1,0 +1,271 @@
+#include "hashlab/owndata/columns.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <numeric>
+#include <type_traits>
+
+#include "hashlab/common/column_io.hpp"
+
+namespace hashlab::owndata {
+namespace {
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+/// FILE.csv:COLUMN splits into the file and the column; anything else is the file alone.
+std::pair<std::string, std::string> split_source(const std::string& source) {
+  const auto colon = source.rfind(':');
+  if (colon != std::string::npos && ends_with(source.substr(0, colon), ".csv"))
+    return {source.substr(0, colon), source.substr(colon + 1)};
+  return {source, ""};
+}
+
+/// A column as read: integers (exact) or reals, with its name.
+struct RawColumn {
+  std::string name;
+  bool real = false;
+  std::vector<std::int64_t> ints;
+  std::vector<double> reals;
+};
+
+RawColumn read_npy_column(const std::string& path, const std::string& source) {
+  const std::string dtype = io::npy_file_dtype(path);
+  RawColumn column;
+  column.name = std::filesystem::path(path).stem().string();
+  const auto to_ints = [&](auto values) { column.ints.assign(values.begin(), values.end()); };
+  if (dtype == "<u4") to_ints(io::read_npy<std::uint32_t>(path));
+  else if (dtype == "<i4") to_ints(io::read_npy<std::int32_t>(path));
+  else if (dtype == "<i8") column.ints = io::read_npy<std::int64_t>(path);
+  else if (dtype == "<u8") {
+    const auto values = io::read_npy<std::uint64_t>(path);
+    for (std::size_t i = 0; i < values.size(); ++i)
+      if (values[i] > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+        throw InputError(source + ": row " + std::to_string(i) + " holds " + std::to_string(values[i]) +
+                         ", beyond the 64-bit signed integers the commands read");
+    to_ints(values);
+  } else if (dtype == "<f4" || dtype == "<f8") {
+    column.real = true;
+    if (dtype == "<f4") {
+      const auto values = io::read_npy<float>(path);
+      column.reals.assign(values.begin(), values.end());
+    } else {
+      column.reals = io::read_npy<double>(path);
+    }
+  } else {
+    throw InputError(source + ": dtype '" + dtype +
+                     "' is not read here (accepted: uint32, int32, uint64, int64, float32, float64; "
+                     "numpy: a.astype('int64') or a.astype('float64'))");
+  }
+  return column;
+}
+
+RawColumn read_csv_column(const std::string& path, const std::string& wanted, const std::string& source) {
+  // Integers first (exact); a file with any non-integer field is read as reals.
+  RawColumn column;
+  std::vector<std::string> names;
+  std::size_t index = 0;
+  const auto pick = [&](const std::vector<std::string>& header) {
+    names = header;
+    if (wanted.empty()) {
+      if (header.size() != 1)
+        throw InputError(source + ": holds " + std::to_string(header.size()) +
+                         " columns; name one as " + path + ":<column>");
+      return std::size_t{0};
+    }
+    const auto it = std::find(header.begin(), header.end(), wanted);
+    if (it == header.end()) {
+      std::string known;
+      for (const auto& n : header) known += (known.empty() ? "" : ", ") + n;
+      throw InputError(source + ": no column '" + wanted + "' (columns: " + known + ")");
+    }
+    return static_cast<std::size_t>(it - header.begin());
+  };
+  try {
+    auto table = io::read_csv<std::int64_t>(path);
+    index = pick(table.names);
+    column.ints = std::move(table.columns[index]);
+  } catch (const io::FormatError&) {
+    auto table = io::read_csv<double>(path);  // throws FormatError naming the line if not numbers
+    index = pick(table.names);
+    // A column whose every number is an integer (exactly representable) is still integers.
+    auto& reals = table.columns[index];
+    const bool integral = std::all_of(reals.begin(), reals.end(), [](double x) {
+      return std::floor(x) == x && std::fabs(x) <= 9007199254740992.0;
+    });
+    column.real = !integral;
+    if (integral) column.ints.assign(reals.begin(), reals.end());
+    else column.reals = std::move(reals);
+  }
+  column.name = names[index];
+  return column;
+}
+
+RawColumn read_raw(const std::string& source) {
+  const auto [path, wanted] = split_source(source);
+  if (!std::filesystem::exists(path)) throw InputError(source + ": no such file");
+  try {
+    if (ends_with(path, ".npy")) {
+      if (!wanted.empty()) throw InputError(source + ": a .npy file holds one column; give the file alone");
+      return read_npy_column(path, source);
+    }
+    if (ends_with(path, ".csv")) return read_csv_column(path, wanted, source);
+  } catch (const io::FormatError& e) {
+    throw InputError(e.what());
+  }
+  throw InputError(source + ": unknown file type (expected .npy or .csv; scripts/to_npy.py converts "
+                            "Parquet, Arrow and pandas data)");
+}
+
+}  // namespace
+
+std::int64_t ValueColumn::min_int() const {
+  return ints.empty() ? 0 : *std::min_element(ints.begin(), ints.end());
+}
+std::int64_t ValueColumn::max_int() const {
+  return ints.empty() ? 0 : *std::max_element(ints.begin(), ints.end());
+}
+
+KeyColumn read_key_column(const std::string& source) {
+  RawColumn raw = read_raw(source);
+  if (raw.real) throw InputError(source + ": keys must be integers; the file holds floating-point numbers");
+  KeyColumn key{raw.name, source, {}};
+  key.data.resize(raw.ints.size());
+  for (std::size_t i = 0; i < raw.ints.size(); ++i) {
+    const std::int64_t v = raw.ints[i];
+    if (v < 0 || v > 0xffffffffll)
+      throw InputError(source + ": row " + std::to_string(i) + " holds key " + std::to_string(v) +
+                       "; keys are unsigned 32-bit integers, 0 to 4294967295");
+    key.data[i] = static_cast<std::uint32_t>(v);
+  }
+  return key;
+}
+
+ValueColumn read_value_column(const std::string& source) {
+  RawColumn raw = read_raw(source);
+  ValueColumn column{raw.name, source, raw.real, std::move(raw.ints), std::move(raw.reals)};
+  for (std::size_t i = 0; i < column.reals.size(); ++i)
+    if (std::isnan(column.reals[i]))
+      throw InputError(source + ": row " + std::to_string(i) + " is NaN; the commands have no null values");
+  return column;
+}
+
+namespace {
+template <class T>
+std::vector<T> narrow(const ValueColumn& column, const std::string& what, const char* range) {
+  if (column.real)
+    throw InputError(column.source + ": " + what + " integer values (" + range +
+                     "); the file holds floating-point numbers");
+  std::vector<T> out(column.ints.size());
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const std::int64_t v = column.ints[i];
+    if (v < static_cast<std::int64_t>(std::numeric_limits<T>::min()) ||
+        v > static_cast<std::int64_t>(std::numeric_limits<T>::max()))
+      throw InputError(column.source + ": row " + std::to_string(i) + " holds " + std::to_string(v) + "; " + what +
+                       " values " + range);
+    out[i] = static_cast<T>(v);
+  }
+  return out;
+}
+}  // namespace
+
+std::vector<std::uint32_t> as_uint32(const ValueColumn& column, const std::string& what) {
+  return narrow<std::uint32_t>(column, what, "from 0 to 4294967295");
+}
+std::vector<std::int32_t> as_int32(const ValueColumn& column, const std::string& what) {
+  return narrow<std::int32_t>(column, what, "from -2147483648 to 2147483647");
+}
+
+void require_rows(std::size_t rows, const std::string& first_source, const std::string& source, std::size_t got) {
+  if (got != rows)
+    throw InputError(source + ": " + std::to_string(got) + " rows, but " + first_source + " has " +
+                     std::to_string(rows) + " (every column of a table needs as many rows)");
+}
+
+bool find_repeat(const std::vector<std::uint32_t>& keys, std::uint32_t& key, std::size_t& row_a, std::size_t& row_b) {
+  std::vector<std::uint32_t> order(keys.size());
+  std::iota(order.begin(), order.end(), 0u);
+  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return keys[a] != keys[b] ? keys[a] < keys[b] : a < b;
+  });
+  for (std::size_t i = 1; i < order.size(); ++i)
+    if (keys[order[i]] == keys[order[i - 1]]) {
+      key = keys[order[i]];
+      row_a = order[i - 1];
+      row_b = order[i];
+      return true;
+    }
+  return false;
+}
+
+std::size_t OutputColumn::rows() const {
+  switch (type) {
+    case Type::kUint32: return u32.size();
+    case Type::kInt64: return i64.size();
+    case Type::kFloat64: return f64.size();
+  }
+  return 0;
+}
+
+void write_table(const std::string& path, const std::vector<OutputColumn>& columns) {
+  const std::size_t rows = columns.empty() ? 0 : columns.front().rows();
+  for (const auto& c : columns)
+    if (c.rows() != rows) throw InputError(path + ": output columns of unequal length (a bug; please report)");
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  if (!parent.empty() && !std::filesystem::is_directory(parent))
+    throw InputError(path + ": the folder " + parent.string() + " does not exist");
+  try {
+    if (ends_with(path, ".csv")) {
+      std::ofstream out(path);
+      if (!out) throw InputError(path + ": cannot open for writing");
+      out.precision(std::numeric_limits<double>::max_digits10);
+      for (std::size_t c = 0; c < columns.size(); ++c) out << (c ? "," : "") << columns[c].name;
+      out << '\n';
+      for (std::size_t r = 0; r < rows; ++r) {
+        for (std::size_t c = 0; c < columns.size(); ++c) {
+          if (c) out << ',';
+          const auto& col = columns[c];
+          if (col.type == OutputColumn::Type::kUint32) out << col.u32[r];
+          else if (col.type == OutputColumn::Type::kInt64) out << col.i64[r];
+          else out << col.f64[r];
+        }
+        out << '\n';
+      }
+      if (!out) throw InputError(path + ": write failed");
+      return;
+    }
+    if (ends_with(path, ".npy")) {
+      std::string descr = "[";
+      std::size_t record = 0;
+      for (const auto& c : columns) {
+        const bool u = c.type == OutputColumn::Type::kUint32;
+        descr += "('" + c.name + "', '" + (u ? "<u4" : c.type == OutputColumn::Type::kInt64 ? "<i8" : "<f8") + "'), ";
+        record += u ? 4 : 8;
+      }
+      descr += "]";
+      std::vector<unsigned char> bytes(rows * record);
+      std::size_t offset = 0;
+      for (const auto& c : columns) {
+        const void* base = c.type == OutputColumn::Type::kUint32 ? static_cast<const void*>(c.u32.data())
+                           : c.type == OutputColumn::Type::kInt64 ? static_cast<const void*>(c.i64.data())
+                                                                  : static_cast<const void*>(c.f64.data());
+        const std::size_t width = c.type == OutputColumn::Type::kUint32 ? 4 : 8;
+        for (std::size_t r = 0; r < rows; ++r)
+          std::memcpy(bytes.data() + r * record + offset, static_cast<const unsigned char*>(base) + r * width, width);
+        offset += width;
+      }
+      io::write_npy_bytes(path, descr, rows, bytes.data(), bytes.size());
+      return;
+    }
+  } catch (const io::FormatError& e) {
+    throw InputError(e.what());
+  }
+  throw InputError(path + ": unknown output type (expected .csv or .npy)");
+}
+
+}  // namespace hashlab::owndata
