@@ -34,12 +34,13 @@ import numpy as np
 try:
     import pyarrow as pa
     import pyarrow.compute as pc
-except ImportError:  # pandas reads CSV without it
-    pa = None
-try:
-    import pandas as pd
+    pd = None  # not needed: pyarrow converts a DataFrame's columns itself
 except ImportError:
-    pd = None
+    pa = None
+    try:
+        import pandas as pd  # reads CSV instead
+    except ImportError:
+        pd = None
 
 
 class ConversionError(Exception):
@@ -330,7 +331,7 @@ def main(argv=None):
         dtypes = _pairs("--dtype", args.dtype, str)
         fixed = _pairs("--fixed", args.fixed, _decimals)
         if pa is None and pd is None:
-            raise ConversionError("needs pyarrow or pandas (pip install pyarrow pandas)")
+            raise ConversionError("needs pyarrow or pandas (pip install pyarrow)")
         table = read_table(args.input, columns)
         meta = write_table(table, args.out_dir, columns, dtypes, fixed, source=args.input, log=print)
     except ConversionError as e:
