@@ -33,18 +33,20 @@ have_header boost/program_options.hpp || missing_pkgs+=(libboost-program-options
 have_header benchmark/benchmark.h || missing_pkgs+=(libbenchmark-dev)
 have_header gtest/gtest.h || missing_pkgs+=(libgtest-dev)
 
-# The claim files are TOML: Python >= 3.11 reads them (tomllib), older ones need tomli.
-python_ok() { python3 -c 'import matplotlib, numpy
+# The claim files are TOML: Python >= 3.11 reads them (tomllib), older ones need tomli. The
+# own-data test compares hashlab's answers with pandas'.
+# A success is remembered: these imports take a second, and the checks below ask three times.
+python_ok() { [ -n "${python_is_ok:-}" ] || { python3 -c 'import matplotlib, numpy, pandas
 try:
     import tomllib
 except ModuleNotFoundError:
-    import tomli' >/dev/null 2>&1; }
+    import tomli' >/dev/null 2>&1 && python_is_ok=1; }; }
 command -v python3 >/dev/null 2>&1 || missing_pkgs+=(python3)
 # Debian's python3-matplotlib serves the system interpreter only; another python3 (pyenv,
 # a venv) gets pip below.
 system_python() { [ "$(python3 -c 'import sys; print(sys.prefix)' 2>/dev/null)" = /usr ]; }
 if ! python_ok && { ! command -v python3 >/dev/null 2>&1 || system_python; }; then
-  missing_pkgs+=(python3-matplotlib python3-numpy)
+  missing_pkgs+=(python3-matplotlib python3-numpy python3-pandas)
   python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || missing_pkgs+=(python3-tomli)
 fi
 
@@ -65,9 +67,40 @@ fi
 
 # python3 may not be the system interpreter that apt-get installs into (pyenv, venv): use pip.
 if ! python_ok; then
-  say "python3 ($(command -v python3)) cannot import matplotlib, numpy and a TOML reader; installing plots/requirements.txt with pip"
+  say "python3 ($(command -v python3)) cannot import matplotlib, numpy, pandas and a TOML reader; installing plots/requirements.txt with pip"
   python3 -m pip install --quiet --disable-pip-version-check -r "$(dirname "$0")/../plots/requirements.txt" 2>&1 \
     | grep -v "Running pip as the 'root' user" || true
 fi
-python_ok || { say "python3 still cannot import matplotlib, numpy and tomllib (or tomli)"; exit 1; }
+python_ok || { say "python3 still cannot import matplotlib, numpy, pandas and tomllib (or tomli)"; exit 1; }
+
+# Optional: tpchgen-cli (TPC-H data, make tpch-data) and pyarrow (Parquet for scripts/to_npy.py;
+# without it TPC-H goes through CSV and pandas). Neither is on Debian, so pip, one package at a
+# time; a failure (no network, no wheel) costs only those features, not the build or the tests.
+here="$(cd "$(dirname "$0")" && pwd)"
+have_tpchgen() { (cd "$here" && python3 -c "import tpch; tpch.find_generator()${1:-}") >/dev/null 2>&1; }
+if ! have_tpchgen "; import pyarrow"; then
+  # PEP 668: a system python marked EXTERNALLY-MANAGED (Debian 12's) refuses pip installs into
+  # the site-packages that apt owns. There pip installs for this user only (~/.local), which
+  # cannot overwrite apt's files; --break-system-packages is the flag pip wants for that.
+  # A venv or pyenv python is not marked and takes a plain install.
+  pip_flags=()
+  if python3 -c 'import os, sys, sysconfig; sys.exit(sys.prefix != sys.base_prefix or not os.path.exists(
+      os.path.join(sysconfig.get_path("stdlib"), "EXTERNALLY-MANAGED")))' 2>/dev/null; then
+    pip_flags=(--user --break-system-packages)
+  fi
+  failed=()
+  while read -r req; do
+    case "$req" in ''|'#'*) continue ;; esac
+    say "installing $req with pip (log: /tmp/hashlab-deps-data.log)"
+    python3 -m pip install --quiet --disable-pip-version-check --retries 1 --timeout 10 \
+      ${pip_flags[@]+"${pip_flags[@]}"} "$req" >> /tmp/hashlab-deps-data.log 2>&1 || failed+=("${req%%[<>=]*}")
+  done < "$here/requirements-data.txt"
+  if ! have_tpchgen && [[ " ${failed[*]:-} " == *" tpchgen-cli "* ]]; then
+    say "tpchgen-cli could not be installed (see /tmp/hashlab-deps-data.log): TPC-H data generation will be unavailable"
+  elif ! have_tpchgen; then
+    say "pip has tpchgen-cli but its executable is not found (set TPCHGEN_CLI=path): TPC-H data generation will be unavailable"
+  elif [ ${#failed[@]} -gt 0 ]; then
+    say "${failed[*]} could not be installed (see /tmp/hashlab-deps-data.log): Parquet input will be unavailable; TPC-H data goes through CSV"
+  fi
+fi
 say "ok (nvcc $(PATH=$PATH:/usr/local/cuda/bin nvcc --version | sed -n 's/.*release \([0-9.]*\).*/\1/p'), cmake $(cmake --version | head -n1 | awk '{print $3}'))"
