@@ -10,6 +10,7 @@
 #                           results' figures, drawn under results/reference_figures/)
 #   make report             results/report.md from results/ (or from the committed reference results)
 #   make deps               check for / install the toolchain and libraries
+#   make tpch-data SF=1     TPC-H lineitem and orders as .npy columns under data/tpch/sf<SF> (tpchgen-cli)
 #   make clean              remove build/
 #
 # Variables: CUDA_ARCH (default: the present GPU's compute capability, else 90), BUILD_DIR,
@@ -64,6 +65,12 @@ plots:
 
 report:
 	$(PYTHON) plots/report.py --results $(OUT)
+
+# Needs no build: scripts/tpch.py says how to get tpchgen-cli when it is missing.
+SF ?= 1
+.PHONY: tpch-data
+tpch-data:
+	$(PYTHON) scripts/tpch.py --sf $(SF) --out data/tpch
 
 clean:
 	rm -rf $(BUILD_DIR)
