@@ -212,13 +212,20 @@ std::size_t OutputColumn::rows() const {
   return 0;
 }
 
+void check_output_path(const std::string& path) {
+  if (!ends_with(path, ".csv") && !ends_with(path, ".npy"))
+    throw InputError(path + ": unknown output type (expected .csv or .npy)");
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  if (!parent.empty() && !std::filesystem::is_directory(parent))
+    throw InputError(path + ": the folder " + parent.string() + " does not exist");
+  if (std::filesystem::is_directory(path)) throw InputError(path + ": is a folder; --out names a file");
+}
+
 void write_table(const std::string& path, const std::vector<OutputColumn>& columns) {
   const std::size_t rows = columns.empty() ? 0 : columns.front().rows();
   for (const auto& c : columns)
     if (c.rows() != rows) throw InputError(path + ": output columns of unequal length (a bug; please report)");
-  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
-  if (!parent.empty() && !std::filesystem::is_directory(parent))
-    throw InputError(path + ": the folder " + parent.string() + " does not exist");
+  check_output_path(path);
   try {
     if (ends_with(path, ".csv")) {
       std::ofstream out(path);

@@ -67,6 +67,7 @@ bool parse(const std::vector<std::string>& args, const po::options_description& 
 }
 
 void check_common(const Common& c) {
+  if (!c.out.empty()) check_output_path(c.out);
   if (c.reps < 1) throw InputError("--reps " + std::to_string(c.reps) + ": at least 1");
   if (c.warmup < 0) throw InputError("--warmup " + std::to_string(c.warmup) + ": at least 0");
 }

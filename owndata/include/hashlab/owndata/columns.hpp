@@ -72,6 +72,10 @@ struct OutputColumn {
   std::size_t rows() const;
 };
 
+/// Throws InputError unless `path` ends in .csv or .npy and its folder exists (checked before a
+/// command runs, so that a typo costs no run).
+void check_output_path(const std::string& path);
+
 /// Writes the columns as a CSV file (header row, then records) or as a .npy record array
 /// (numpy.load(path) gives a structured array; pandas.DataFrame(numpy.load(path)) the table).
 /// Throws InputError for another extension or columns of unequal length.
