@@ -108,7 +108,7 @@ class OwnData(unittest.TestCase):
         self.need_gpu()
         for algo in GROUPBY_GPU:
             with self.subTest(algo=algo):
-                self.check_groupby(algo, ["k"], ["vu"], AGGS, extra=["--gpu-memory-budget", "64Mi"] if algo == "mp_ega" else [])
+                self.check_groupby(algo, ["k"], ["vu"], AGGS, extra=["--gpu-memory-budget", "64MiB"] if algo == "mp_ega" else [])
         for sampling in ("none", "cpu", "gpu"):
             with self.subTest(sampling=sampling):
                 self.check_groupby("rapids", ["k", "k2"], ["vi"], AGGS, extra=["--sampling", sampling])
