@@ -51,9 +51,9 @@ std::uint64_t parse_bytes(const std::string& text) {
   else if (suffix == "KB") scale = 1e3;
   else if (suffix == "MB") scale = 1e6;
   else if (suffix == "GB") scale = 1e9;
-  else if (suffix == "KiB") scale = 1024.0;
-  else if (suffix == "MiB") scale = 1024.0 * 1024;
-  else if (suffix == "GiB") scale = 1024.0 * 1024 * 1024;
+  else if (suffix == "KiB" || suffix == "Ki") scale = 1024.0;  // Ki, Mi, Gi as for counts
+  else if (suffix == "MiB" || suffix == "Mi") scale = 1024.0 * 1024;
+  else if (suffix == "GiB" || suffix == "Gi") scale = 1024.0 * 1024 * 1024;
   else
     throw std::invalid_argument("'" + text + "' has an unknown unit '" + suffix +
                                 "' (use B, KB, MB, GB, KiB, MiB or GiB)");

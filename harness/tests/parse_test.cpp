@@ -27,6 +27,7 @@ TEST(ParseBytes, AcceptsDecimalAndBinaryUnits) {
   EXPECT_EQ(parse_bytes("512MiB"), 536870912u);
   EXPECT_EQ(parse_bytes("1GB"), 1000000000u);
   EXPECT_EQ(parse_bytes("1.5KiB"), 1536u);
+  EXPECT_EQ(parse_bytes("2Gi"), 2147483648u);  // the size suffixes of counts work too
 }
 
 TEST(ParseBytes, RejectsUnknownUnits) {
