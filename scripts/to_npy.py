@@ -82,8 +82,8 @@ def read_table(path, columns=None):
         parse = pacsv.ParseOptions(delimiter=sep)
         with pacsv.open_csv(path, parse_options=parse) as reader:
             _check_columns(path, reader.schema.names, columns)
-        return pacsv.read_csv(path, parse_options=parse,
-                              convert_options=pacsv.ConvertOptions(include_columns=columns))
+        convert = pacsv.ConvertOptions(include_columns=columns, strings_can_be_null=True)  # as pandas
+        return pacsv.read_csv(path, parse_options=parse, convert_options=convert)
     except ConversionError:
         raise
     except Exception as e:  # pyarrow's and pandas' parse errors: say which file
@@ -142,10 +142,16 @@ def _from_arrow(name, col, fixed):
     if pa.types.is_date(t):
         days = col.cast(pa.date32()).cast(pa.int32()).to_numpy()
         return days, dict(info, conversion="days since 1970-01-01")
+    if pa.types.is_timestamp(t) and not t.tz:  # pandas' datetime64: dates if all at midnight
+        ticks = col.cast(pa.int64()).to_numpy()
+        per_day = 86400 * {"s": 1, "ms": 10**3, "us": 10**6, "ns": 10**9}[t.unit]
+        if (ticks % per_day).any():
+            raise ConversionError(f"column '{name}': has times of day (dates are supported)")
+        return (ticks // per_day).astype(np.int32), dict(info, conversion="days since 1970-01-01")
     if pa.types.is_integer(t) or pa.types.is_floating(t):
         return _number(name, col.to_numpy(), fixed, info)
-    raise ConversionError(f"column '{name}': unsupported type {t} "
-                          "(integers, floats, decimals, strings, booleans and dates are)")
+    raise ConversionError(f"column '{name}': unsupported type {t} (integers, floats, decimals, "
+                          "strings, booleans and dates are)")
 
 
 def _unscaled(name, col):
@@ -202,8 +208,8 @@ def _parse_fixed(name, strings, scale):
         except InvalidOperation:
             v = Decimal("NaN")
         if not v.is_finite() or v != v.to_integral_value():
-            raise ConversionError(f"column '{name}': '{text}' is not a decimal with at most "
-                                  f"{scale} digits after the point")
+            raise ConversionError(f"column '{name}': not all decimals with at most {scale} digits "
+                                  f"after the point ('{text}')")
         out[i] = int(v)
     return out
 
