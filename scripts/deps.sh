@@ -90,10 +90,15 @@ if ! have_tpchgen "; import pyarrow"; then
   fi
   failed=()
   while read -r req; do
-    case "$req" in ''|'#'*) continue ;; esac
+    name="${req%%[<>=]*}"
+    case "$name" in
+      ''|'#'*) continue ;;
+      tpchgen-cli) have_tpchgen && continue ;;
+      *) python3 -c "import $name" >/dev/null 2>&1 && continue ;;
+    esac
     say "installing $req with pip (log: /tmp/hashlab-deps-data.log)"
     python3 -m pip install --quiet --disable-pip-version-check --retries 1 --timeout 10 \
-      ${pip_flags[@]+"${pip_flags[@]}"} "$req" >> /tmp/hashlab-deps-data.log 2>&1 || failed+=("${req%%[<>=]*}")
+      ${pip_flags[@]+"${pip_flags[@]}"} "$req" >> /tmp/hashlab-deps-data.log 2>&1 || failed+=("$name")
   done < "$here/requirements-data.txt"
   if ! have_tpchgen && [[ " ${failed[*]:-} " == *" tpchgen-cli "* ]]; then
     say "tpchgen-cli could not be installed (see /tmp/hashlab-deps-data.log): TPC-H data generation will be unavailable"
