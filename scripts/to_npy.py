@@ -189,9 +189,11 @@ def _from_pandas(name, s, fixed):
         return days.astype(np.int32), dict(info, conversion="days since 1970-01-01")
     if fixed is not None:
         return _parse_fixed(name, a, fixed), dict(info, conversion="fixed-point", scale=fixed)
-    if a.dtype.kind == "O" and all(isinstance(v, str) and ISO_DATE.match(v) for v in a):
-        days = a.astype("datetime64[D]")  # as pyarrow's CSV reader does with ISO dates
-        return days.astype(np.int32), dict(info, conversion="days since 1970-01-01")
+    if a.dtype.kind == "O" and len(a) and all(isinstance(v, str) and ISO_DATE.match(v) for v in a):
+        try:  # as pyarrow's CSV reader does with ISO dates; "2024-13-01" stays a string
+            return a.astype("datetime64[D]").astype(np.int32), dict(info, conversion="days since 1970-01-01")
+        except ValueError:
+            pass
     if a.dtype.kind == "b" or all(isinstance(v, str) for v in a):
         dictionary, codes = np.unique(a, return_inverse=True)
         return codes.astype(np.uint32).reshape(-1), dict(info, conversion="dictionary",
