@@ -124,7 +124,7 @@ class ResultFile {
   }
 
   // `verified`: "true" (the whole output checked), "sampled" (a documented sample), "false".
-  // `status`: "ok", "failed" or "skipped" (did not fit this machine's memory).
+  // `status`: "ok", "failed" or "skipped" (did not fit this machine's memory, or threw SkipPoint).
   // `wall_s`: the point's wall time; `device_peak_bytes`: the device pool's peak while it ran.
   void add(const Point& p, const PointContext& ctx, const char* verified, const std::string& note, int repetitions,
            const char* status, double wall_s, std::size_t device_peak_bytes) {
@@ -263,6 +263,8 @@ RunSummary run_experiments(const std::vector<const Experiment*>& experiments, co
           if (options.gpu) scope.emplace();
           e->run(ctx);
           if (scope) peak = scope->peak();
+        } catch (const SkipPoint& ex) {
+          skip = ex.what();
         } catch (const OutOfDeviceMemory& ex) {
           skip = std::string("does not fit the GPU's memory: ") + ex.what();
         } catch (const OutOfHostMemory& ex) {

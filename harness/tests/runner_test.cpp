@@ -189,6 +189,35 @@ TEST_F(Runner, APointThatDoesNotFitIsSkippedNotFailed) {
   EXPECT_EQ(skipped_rows, 2);
 }
 
+TEST_F(Runner, APointThatThrowsSkipPointIsSkippedWithItsReason) {
+  Experiment e = cpu_experiment("no_data", true);
+  e.run = [](PointContext& ctx) {
+    if (ctx.point().variant == "b") throw SkipPoint("no input at data/x: run make x-data");
+    ctx.report_value("x", 1, "count");
+    ctx.verify(true);
+  };
+  const RunSummary summary = run_experiments({&e}, options_);
+  EXPECT_EQ(summary.points, 4);
+  EXPECT_EQ(summary.failed, 0);
+  EXPECT_EQ(summary.skipped, 2);
+  ASSERT_EQ(summary.skips.size(), 2u);
+  EXPECT_NE(summary.skips[0].find("runner_test/no_data b n=10"), std::string::npos) << summary.skips[0];
+  EXPECT_NE(summary.skips[0].find(": no input at data/x: run make x-data"), std::string::npos) << summary.skips[0];
+  int skipped_rows = 0, ok_rows = 0;
+  for (const auto& line : lines_of(out_ + "/runner_test/no_data.csv")) {
+    if (line.find(",skipped,") != std::string::npos) {
+      ++skipped_rows;
+      EXPECT_NE(line.find(",b,"), std::string::npos) << line;
+      EXPECT_NE(line.find(",false,"), std::string::npos) << line;  // no claim uses a skipped point
+      EXPECT_NE(line.find("skipped: no input at data/x: run make x-data"), std::string::npos) << line;
+    } else if (line.find(",ok,") != std::string::npos) {
+      ++ok_rows;
+    }
+  }
+  EXPECT_EQ(skipped_rows, 2);  // one status row per skipped point
+  EXPECT_EQ(ok_rows, 2);
+}
+
 TEST_F(Runner, EveryRowRecordsThePointsWallTimeAndDevicePeak) {
   const Experiment e = cpu_experiment("costs", true);
   run_experiments({&e}, options_);

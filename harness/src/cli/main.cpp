@@ -217,7 +217,7 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
       ("reps", po::value<int>(&run.repetitions)->default_value(0), "timed repetitions per point (0: 5 quick, 10 full)")
       ("warmup", po::value<int>(&run.warmups)->default_value(1), "untimed warm-up runs per point")
       ("dry-run", "print the points that would run, and stop")
-      ("strict", "a point that does not fit this machine's memory (skipped) fails the run")
+      ("strict", "a skipped point (does not fit this machine's memory, or its input is not here) fails the run")
       ("memory-limit", po::value<std::string>(), "skip points estimated to need more device memory than this "
                                                  "(e.g. 16GiB: plan for a smaller GPU; default: the GPU's free memory)")
       ("reference", po::value<std::string>(), "the committed run whose per-point memory and time estimate this run's "
@@ -307,7 +307,7 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
 
   const RunSummary summary = run_experiments(selected, run);
   std::cout << "\n" << summary.points << " points, " << summary.failed << " failed, " << summary.skipped
-            << " skipped (do not fit this machine)";
+            << " skipped (do not fit this machine, or their input is not here: SKIPPED lines say why)";
   if (summary.skipped_experiments) std::cout << ", " << summary.skipped_experiments << " experiments skipped (no GPU)";
   std::cout << "\n";
   for (const auto& s : summary.skips) std::cout << "SKIPPED " << s << "\n";

@@ -18,6 +18,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -68,6 +69,15 @@ struct Point {
 /// Without `param` only the sizes are swept.
 std::vector<Point> sweep(const std::vector<std::string>& variants, const std::vector<std::uint64_t>& sizes,
                          const std::string& param = "", const std::vector<double>& values = {0});
+
+/// Thrown by a point that cannot run on this machine for a reason of its own (its input data are
+/// not there, say): the runner records the point as `skipped`, not FAILED, with what() as the
+/// reason, as it does for a point that does not fit the GPU's memory. Say what to do:
+///   throw SkipPoint("no TPC-H data at data/tpch/sf1: run make tpch-data SF=1");
+class SkipPoint : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
 
 /// Median, minimum and maximum of the timed repetitions, in milliseconds.
 struct Timing {
