@@ -29,7 +29,14 @@ LABELS = {
     "hashgraph": "HashGraph probe-new (materialised)",
     "hash_join": "GPU hash join",
     "sort_join": "full sort join",
+    "mp_ega": "MP-EGA (host data)",
+    "hash": "hash (cuDF-style)",
+    "cpu_join": "CPU join (multi-threaded)",
 }
+
+# compare/tpch's queries (the point's parameter; compare/include/hashlab/compare/tpch.hpp).
+TPCH_GROUPBY = [(1, "Q1: (l_returnflag,\nl_linestatus)"), (2, "l_suppkey"), (3, "l_partkey"), (4, "l_orderkey")]
+TPCH_JOIN = 18
 
 
 def label(v):
@@ -45,6 +52,83 @@ def _join_limit(atomic, read):
     if not atomic or not read:
         return None
     return 2.0 / (1.0 / atomic + 1.0 / read)
+
+
+def _tpch_value(rows, variant, param_name, query, metric):
+    """(median, min, max) of one verified tpch point's metric, or None."""
+    for r in hs.verified(rows):
+        if (r["variant"] == variant and r["metric"] == metric and r.get("param_name") == param_name
+                and r["param_value"] is not None and math.isclose(r["param_value"], query)):
+            return r["median"], r["min"], r["max"]
+    return None
+
+
+def _sf_of(rows):
+    """The scale factor in the points' notes ('TPC-H SF 1, ...'), or ''."""
+    for r in rows:
+        note = r.get("note") or ""
+        if "TPC-H SF " in note:
+            return note.split("TPC-H SF ", 1)[1].split(",", 1)[0]
+    return ""
+
+
+def plot_tpch(rows, out, atomic, read):
+    """Group-by rates per query (bars: TPC-H's keys; outlines: uniform keys of the same number of
+    distinct values, same rows), and the Q18 join rates."""
+    written = []
+    sf = _sf_of(rows)
+    groupbys = [v for v in hs.variants(rows, "groupby_rate")]
+    if groupbys:
+        fig, ax = hs.new_figure(f"TPC-H SF {sf} lineitem group-by: sum, count, min, max of 2 columns",
+                                "grouped by", "G rows/s", logy=True, size=(9.0, 4.6))
+        width = 0.8 / len(groupbys)
+        for i, v in enumerate(groupbys):
+            color = hs.COLORS[i % len(hs.COLORS)]
+            for param_name, hollow in (("query", False), ("uniform", True)):
+                xs, med, err = [], [], [[], []]
+                for k, (query, _) in enumerate(TPCH_GROUPBY):
+                    got = _tpch_value(rows, v, param_name, query, "groupby_rate")
+                    if got:
+                        xs.append(k - 0.4 + (i + 0.5) * width)
+                        med.append(got[0])
+                        err[0].append(got[0] - got[1])
+                        err[1].append(got[2] - got[0])
+                if not xs:
+                    continue
+                if hollow:
+                    ax.bar(xs, med, width, fill=False, edgecolor="black", linestyle="--", linewidth=0.9, zorder=3)
+                else:
+                    ax.bar(xs, med, width, color=color, label=label(v), yerr=err, capsize=2,
+                           error_kw={"linewidth": 0.8})
+        ax.bar([0], [0], 0, fill=False, edgecolor="black", linestyle="--",
+               label="dashed outline: uniform keys, as many distinct values")
+        names = []
+        for query, name in TPCH_GROUPBY:
+            groups = next((r["median"] for r in hs.verified(rows) if r["metric"] == "groups"
+                           and r.get("param_name") == "query" and r["param_value"] == query), None)
+            names.append(name + (f"\n{int(groups):,} groups" if groups else ""))
+        ax.set_xticks(range(len(TPCH_GROUPBY)))
+        ax.set_xticklabels(names, fontsize=8)
+        low, high = ax.get_ylim()
+        ax.set_ylim(low, high * (high / low) ** 1.1)  # room above the bars for the legend
+        ax.grid(False, axis="x")
+        written.append(hs.save(fig, ax, os.path.join(out, "tpch_groupby.png"), rows,
+                               note="Q1: RAPIDS only (two key columns)"))
+    joins = [v for v in hs.variants(rows, "join_rate")]
+    if joins:
+        fig, ax = hs.new_figure(f"TPC-H SF {sf} Q18's join: orders with lineitem grouped by l_orderkey",
+                                "join", "G input rows/s")
+        for i, v in enumerate(joins):
+            got = _tpch_value(rows, v, "query", TPCH_JOIN, "join_rate")
+            if got:
+                ax.bar([i], [got[0]], 0.6, color=hs.COLORS[i % len(hs.COLORS)], label=label(v),
+                       yerr=[[got[0] - got[1]], [got[2] - got[0]]], capsize=3)
+        ax.set_xticks(range(len(joins)))
+        ax.set_xticklabels([label(v) for v in joins], fontsize=7, rotation=15)
+        hs.hardware_line(ax, _join_limit(atomic, read), "one random atomic per R row + one random read per S row")
+        written.append(hs.save(fig, ax, os.path.join(out, "tpch_join.png"), rows,
+                               note="|orders| = |grouped lineitem|; every key matches"))
+    return written
 
 
 def plot(results_dir):
@@ -108,6 +192,10 @@ def plot(results_dir):
         hs.plot_series(ax, rows, "join_rate", x="param_value", label_of=label, where=lambda r: r["n"] == largest)
         hs.hardware_line(ax, limit, "one random atomic per R row + one random read per S row")
         written.append(hs.save(fig, ax, os.path.join(out, "joins_match_rate.png"), rows))
+
+    rows = hs.load(results_dir, PAPER, "tpch")
+    if hs.verified(rows):
+        written += plot_tpch(rows, out, atomic, read)
     return written
 
 
