@@ -163,7 +163,7 @@ def module_section(results_dir, module, verdicts, lines, image_root):
         status = f"**{len(failed)} FAILED**" if failed else (
             f"all verified ({len(sampled)} on a sample)" if sampled else "all verified")
         if skipped:
-            status += f"; {len(skipped)} skipped (do not fit this machine's memory: "
+            status += f"; {len(skipped)} skipped ("
             status += "; ".join(sorted({r["note"].replace("skipped: ", "") for r in rows
                                         if r.get("status") == "skipped"}))[:300] + ")"
         lines.append(f"- `{experiment}`{figure}: {len(pts)} points, {status}")

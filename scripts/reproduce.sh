@@ -3,7 +3,8 @@
 # then the plots and the report. A failed verification stops nothing but makes the exit
 # non-zero. Without a GPU the CPU-only experiments run, and the figures and the report are built
 # from a copy of the committed reference results (results/reference/<gpu>/) in OUT/from_reference/.
-# A point that does not fit this machine's memory is skipped, not failed; the skipped points are
+# A point that does not fit this machine's memory (or lacks its data, e.g. TPC-H) is skipped, not
+# failed, with its reason; the skipped points are
 # listed at the end (STRICT=1 in the environment makes a skip fatal).
 set -uo pipefail
 hashlab=$1 out=$2 target=$3 profile=$4
@@ -44,7 +45,7 @@ fi
 skips=$(grep -c '^SKIPPED ' "$log" 2>/dev/null)
 if [ "${skips:-0}" -gt 0 ]; then
   echo
-  echo "reproduce: $skips points skipped: they do not fit this machine's memory (the run goes on without them):"
+  echo "reproduce: $skips points skipped, each with its reason (the run goes on without them):"
   grep '^SKIPPED ' "$log"
 fi
 exit $status
