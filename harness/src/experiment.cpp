@@ -133,6 +133,14 @@ Experiment make_experiment(std::string paper, std::string name, std::string figu
   return e;
 }
 
+Experiment make_experiment(std::string paper, std::string name, std::string figure, std::string description,
+                           Variants variants, std::function<std::vector<Point>(const RunOptions&, const Variants&)> plan,
+                           std::function<void(PointContext&)> run) {
+  auto plan_over_declared = [declared = variants, plan = std::move(plan)](const RunOptions& o) { return plan(o, declared); };
+  return make_experiment(std::move(paper), std::move(name), std::move(figure), std::move(description),
+                         std::move(variants), std::move(plan_over_declared), std::move(run));
+}
+
 std::string Point::label() const {
   std::ostringstream out;
   out << variant << " n=" << format_count(n);

@@ -4,9 +4,11 @@
 //
 //   namespace {
 //   const hashlab::harness::Registrar registrar([](hashlab::harness::Registry& r) {
-//     hashlab::harness::Experiment e;
-//     e.paper = "cuckoo"; e.name = "fig4_4"; e.figure = "Fig. 4.4"; e.plan = ...; e.run = ...;
-//     r.add_experiment(std::move(e));
+//     r.add_experiment(hashlab::harness::make_experiment(
+//         "cuckoo", "fig4_4", "Fig. 4.4", "build and retrieval rates vs N", {"cuckoo_1.25N", "sorted_array"},
+//         [](const RunOptions& o, const Variants& v) { return sweep(v, o.pick_sizes({1u << 20}, {1u << 27})); },
+//         run_fig4_4));
+//     r.add_demo({"cuckoo", "12 keys into a 15-slot table, traced", /*needs_gpu=*/false, run_demo});
 //   });
 //   }
 #pragma once
@@ -178,6 +180,15 @@ struct Experiment {
 Experiment make_experiment(std::string paper, std::string name, std::string figure, std::string description,
                            std::vector<std::string> variants,
                            std::function<std::vector<Point>(const RunOptions&)> plan,
+                           std::function<void(PointContext&)> run);
+
+/// The variants an experiment declares (what `hashlab list` shows).
+using Variants = std::vector<std::string>;
+/// The same, for a plan over the declared variants: they are written once, here, and handed to
+/// the plan, so `hashlab list` and the points cannot disagree. The plan above remains for the
+/// few whose variants depend on the run (e.g. one per bin count of the profile).
+Experiment make_experiment(std::string paper, std::string name, std::string figure, std::string description,
+                           Variants variants, std::function<std::vector<Point>(const RunOptions&, const Variants&)> plan,
                            std::function<void(PointContext&)> run);
 
 /// A module's small traced example (`hashlab demo <paper>`); returns the exit status.
