@@ -41,11 +41,12 @@
 namespace hashlab::cuckoo {
 namespace {
 
-using harness::Experiment;
+using harness::make_experiment;
 using harness::Point;
 using harness::PointContext;
 using harness::RunOptions;
 using harness::sweep;
+using harness::Variants;
 
 constexpr std::uint64_t k16K = 1u << 14, k1M = 1u << 20, k32M = 1u << 25;
 constexpr std::uint64_t k10M = 10000000;
@@ -72,11 +73,10 @@ HashKind hash_option(const RunOptions& o) {
   }
 }
 
-// Checks the module's options when the run is planned, so a bad value stops it before any point.
-std::vector<Point> checked(const RunOptions& o, std::vector<Point> points) {
-  hash_option(o);
-  max_attempts_option(o);
-  return points;
+// The multiplicities of Figs. 4.5 and 4.6 (repeats of each key).
+std::vector<double> multiplicities(const RunOptions& o) {
+  if (o.full()) return {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048};
+  return {1, 4, 16, 64, 256, 1024};
 }
 
 CuckooConfig config_from(const RunOptions& o, int functions, double space) {
@@ -1085,77 +1085,70 @@ int run_demo(const RunOptions& options) {
 }
 
 const harness::Registrar registrar([](harness::Registry& r) {
+  // The CLI checks both options (validate_with) before any experiment is planned.
   r.add_option({"cuckoo", "cuckoo-hash", "cuckoo hash functions: multiply (the chapter's, 32-bit), xor, multiply_exact",
                 "multiply", harness::validate_with("cuckoo-hash", hash_option)});
   r.add_option({"cuckoo", "cuckoo-max-attempts", "cuckoo build attempts before giving up", std::to_string(kDefaultMaxAttempts),
                 harness::validate_with("cuckoo-max-attempts", max_attempts_option)});
 
-  auto add = [&r](const std::string& name, const std::string& figure, const std::string& description,
-                  std::vector<std::string> variants, std::function<std::vector<Point>(const RunOptions&)> plan,
-                  std::function<void(PointContext&)> run) {
-    r.add_experiment(harness::make_experiment(
-        "cuckoo", name, figure, description, std::move(variants),
-        [plan = std::move(plan)](const RunOptions& o) { return checked(o, plan(o)); }, std::move(run)));
-  };
-
-  add("fig4_4", "Fig. 4.4", "build and retrieval rates vs N: cuckoo (4 functions) at 1.25N and 1.42N vs sorted array",
+  r.add_experiment(make_experiment(
+      "cuckoo", "fig4_4", "Fig. 4.4", "build and retrieval rates vs N: cuckoo (4 functions) at 1.25N and 1.42N vs sorted array",
       {"cuckoo_1.25N", "cuckoo_1.42N", "sorted_array"},
-      [](const RunOptions& o) {
+      [](const RunOptions& o, const Variants& v) {
         std::vector<std::uint64_t> full;
         for (std::uint64_t n = k16K; n <= (std::uint64_t{1} << 27); n *= 2) full.push_back(n);
-        return sweep({"cuckoo_1.25N", "cuckoo_1.42N", "sorted_array"},
-                     o.pick_sizes({k16K, 1u << 17, k1M, 1u << 22, 1u << 24, k32M, 1u << 26, 1u << 27}, full));
+        return sweep(v, o.pick_sizes({k16K, 1u << 17, k1M, 1u << 22, 1u << 24, k32M, 1u << 26, 1u << 27}, full));
       },
-      run_fig4_4);
+      run_fig4_4));
 
-  add("failed_queries", "Section 4.5.1 (failed queries)",
+  r.add_experiment(make_experiment(
+      "cuckoo", "failed_queries", "Section 4.5.1 (failed queries)",
       "retrieval time of 10M queries into a 10M-item table vs fraction of absent queries, 4 and 3 functions",
       {"cuckoo_4fn", "cuckoo_3fn"},
-      [](const RunOptions& o) {
+      [](const RunOptions& o, const Variants& v) {
         const std::vector<double> quick = {0, 0.25, 0.5, 0.75, 1.0};
         const std::vector<double> full = {0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0};
-        return sweep({"cuckoo_4fn", "cuckoo_3fn"}, {o.pick_size(k10M, k10M)}, "absent_fraction", o.full() ? full : quick);
+        return sweep(v, {o.pick_size(k10M, k10M)}, "absent_fraction", o.full() ? full : quick);
       },
-      run_failed_queries);
+      run_failed_queries));
 
-  add("fig4_5", "Fig. 4.5", "compacting hash table vs sorted structure: 10M keys, rising multiplicity",
+  r.add_experiment(make_experiment(
+      "cuckoo", "fig4_5", "Fig. 4.5", "compacting hash table vs sorted structure: 10M keys, rising multiplicity",
       {"cuckoo_compacting", "sorted_compacting"},
-      [](const RunOptions& o) {
-        const std::vector<double> quick = {1, 4, 16, 64, 256, 1024};
-        const std::vector<double> full = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048};
-        return sweep({"cuckoo_compacting", "sorted_compacting"}, {o.pick_size(k10M, k10M)}, "multiplicity",
-                     o.full() ? full : quick);
+      [](const RunOptions& o, const Variants& v) {
+        return sweep(v, {o.pick_size(k10M, k10M)}, "multiplicity", multiplicities(o));
       },
-      run_fig4_5);
+      run_fig4_5));
 
-  add("fig4_6", "Fig. 4.6", "multivalue hash table vs sorted structure: 10M pairs, rising multiplicity",
+  r.add_experiment(make_experiment(
+      "cuckoo", "fig4_6", "Fig. 4.6", "multivalue hash table vs sorted structure: 10M pairs, rising multiplicity",
       {"cuckoo_multivalue", "sorted_multivalue"},
-      [](const RunOptions& o) {
-        const std::vector<double> quick = {1, 4, 16, 64, 256, 1024};
-        const std::vector<double> full = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048};
-        return sweep({"cuckoo_multivalue", "sorted_multivalue"}, {o.pick_size(k10M, k10M)}, "multiplicity",
-                     o.full() ? full : quick);
+      [](const RunOptions& o, const Variants& v) {
+        return sweep(v, {o.pick_size(k10M, k10M)}, "multiplicity", multiplicities(o));
       },
-      run_fig4_6);
+      run_fig4_6));
 
-  add("fig4_7", "Fig. 4.7 (right)",
+  r.add_experiment(make_experiment(
+      "cuckoo", "fig4_7", "Fig. 4.7 (right)",
       "construction rate vs table size 1.05N..5N (4 functions) beside the cost model -m ln(1-N/m) T_unc + (m+N) T_coal",
       {"cuckoo"},
-      [](const RunOptions& o) {
+      [](const RunOptions& o, const Variants& v) {
         const std::vector<double> quick = {1.05, 1.1, 1.25, 1.42, 1.75, 2, 3, 4, 4.5, 5};
         const std::vector<double> full = {1.05, 1.1, 1.15, 1.2, 1.25, 1.3, 1.42, 1.5, 1.75, 2, 2.5, 3, 3.5, 4, 4.5, 5};
-        return sweep({"cuckoo"}, {o.pick_size(1u << 24, k32M)}, "space_factor", o.full() ? full : quick);
+        return sweep(v, {o.pick_size(1u << 24, k32M)}, "space_factor", o.full() ? full : quick);
       },
-      run_fig4_7);
+      run_fig4_7));
 
-  add("block_size", "Section 4.3.1.2 (block size)", "construction rate vs threads per block, 1.25N, 4 functions",
+  r.add_experiment(make_experiment(
+      "cuckoo", "block_size", "Section 4.3.1.2 (block size)", "construction rate vs threads per block, 1.25N, 4 functions",
       {"cuckoo"},
-      [](const RunOptions& o) {
-        return sweep({"cuckoo"}, {o.pick_size(1u << 24, k32M)}, "block_size", {32, 64, 128, 256, 512, 1024});
+      [](const RunOptions& o, const Variants& v) {
+        return sweep(v, {o.pick_size(1u << 24, k32M)}, "block_size", {32, 64, 128, 256, 512, 1024});
       },
-      run_block_size);
+      run_block_size));
 
-  add("functions", "Section 4.3.1.1 (number of hash functions)",
+  r.add_experiment(make_experiment(
+      "cuckoo", "functions", "Section 4.3.1.1 (number of hash functions)",
       "build, retrieval and absent-key retrieval vs number of hash functions: 3..5 at 1.25N, 2..5 at 2.5N",
       {"cuckoo_1.25N", "cuckoo_2.5N"},
       [](const RunOptions& o) {
@@ -1165,18 +1158,18 @@ const harness::Registrar registrar([](harness::Registry& r) {
         for (int k : {2, 3, 4, 5}) points.push_back({"cuckoo_2.5N", n, "hash_functions", static_cast<double>(k)});
         return points;
       },
-      run_functions);
+      run_functions));
 
-  add("restart_rate", "Section 4.3.1.1 (restart rate)",
+  r.add_experiment(make_experiment(
+      "cuckoo", "restart_rate", "Section 4.3.1.1 (restart rate)",
       "fraction of failed build attempts at 32M pairs, 4 functions, 7 lg N, 2000 attempts (5000 full; chapter: "
       "0.56% at 1.25N)",
       {"cuckoo_4fn"},
-      [](const RunOptions& o) {
-        return sweep({"cuckoo_4fn"}, {o.pick_size(k32M, k32M)}, "space_factor", {1.25});
-      },
-      run_restart_rate);
+      [](const RunOptions& o, const Variants& v) { return sweep(v, {o.pick_size(k32M, k32M)}, "space_factor", {1.25}); },
+      run_restart_rate));
 
-  add("min_space", "Section 4.3.1.1 (smallest practical table)",
+  r.add_experiment(make_experiment(
+      "cuckoo", "min_space", "Section 4.3.1.1 (smallest practical table)",
       "failed-attempt fraction vs table size for 2..5 functions, each over its own range around the chapter's "
       "~2.1N, 1.1N, 1.03N, 1.02N, with 7 lg N (kK) and 500 lg N (kK_long); practical = at most half the attempts fail",
       {"k2", "k3", "k4", "k5", "k2_long", "k3_long", "k4_long", "k5_long"},
@@ -1196,65 +1189,69 @@ const harness::Registrar registrar([](harness::Registry& r) {
             for (double f : factors) points.push_back({"k" + std::to_string(k) + suffix, n, "space_factor", f});
         return points;
       },
-      run_min_space);
+      run_min_space));
 
-  add("hash_family", "Section 4.3.1.1 (XOR vs multiplication)",
+  r.add_experiment(make_experiment(
+      "cuckoo", "hash_family", "Section 4.3.1.1 (XOR vs multiplication)",
       "failed attempts and exchanges per pair of the multiply and XOR hash families on random (0), sequential (1), "
       "voxel-surface (2) and voxel-ball (3) keys, 1M pairs, 1.25N, 4 functions, 7 lg N, 100 attempts (400 full)",
       {"multiply", "xor"},
-      [](const RunOptions& o) {
+      [](const RunOptions& o, const Variants& v) {
         std::vector<double> datasets;
         for (int d = 0; d < kDatasets; ++d) datasets.push_back(d);
-        return sweep({"multiply", "xor"}, {o.pick_size(k1M, k1M)}, "dataset", datasets);
+        return sweep(v, {o.pick_size(k1M, k1M)}, "dataset", datasets);
       },
-      run_hash_family);
+      run_hash_family));
 
-  add("query_order", "Sections 4.5.1, 4.5.4 (sorted queries)",
+  r.add_experiment(make_experiment(
+      "cuckoo", "query_order", "Sections 4.5.1, 4.5.4 (sorted queries)",
       "retrieval of every inserted key in random order (0) and in ascending order (1): cuckoo (1.25N, 4 functions) "
       "vs sorted array",
       {"cuckoo", "sorted_array"},
-      [](const RunOptions& o) {
-        return sweep({"cuckoo", "sorted_array"}, o.pick_sizes({k1M, k32M}, {k1M, k32M, 1u << 27}), "sorted_queries",
-                     {0, 1});
+      [](const RunOptions& o, const Variants& v) {
+        return sweep(v, o.pick_sizes({k1M, k32M}, {k1M, k32M, 1u << 27}), "sorted_queries", {0, 1});
       },
-      run_query_order);
+      run_query_order));
 
-  add("short_circuit", "Section 4.3.1.2 (Listing 4.1's short-circuit)",
+  r.add_experiment(make_experiment(
+      "cuckoo", "short_circuit", "Section 4.3.1.2 (Listing 4.1's short-circuit)",
       "failed single attempts with the fix (skip repeated slots) and with Listing 4.1's short-circuit, the same "
       "constants for both, 1.25N, 4 functions, 7 lg N: 20000 attempts up to 4096 items, 128000 at 1M (twice full)",
       {"cuckoo_4fn"},
-      [](const RunOptions& o) {
-        return sweep({"cuckoo_4fn"}, o.pick_sizes({128, 256, 512, 4096, k1M}, {64, 128, 256, 512, 1024, 4096, 65536, k1M}));
+      [](const RunOptions& o, const Variants& v) {
+        return sweep(v, o.pick_sizes({128, 256, 512, 4096, k1M}, {64, 128, 256, 512, 1024, 4096, 65536, k1M}));
       },
-      run_short_circuit);
+      run_short_circuit));
 
-  add("bandwidth_share", "Section 4.5.3 (bandwidth shares)",
+  r.add_experiment(make_experiment(
+      "cuckoo", "bandwidth_share", "Section 4.5.3 (bandwidth shares)",
       "the share of the DRAM pin bandwidth the cuckoo build (1.25N, 4 functions) and the radix sort sustain, from "
       "their rates and the bytes they move, at 32M pairs (128M full)",
       {"cuckoo_1.25N", "radix_sort"},
-      [](const RunOptions& o) { return sweep({"cuckoo_1.25N", "radix_sort"}, {o.pick_size(k32M, 1u << 27)}); },
-      run_bandwidth_share);
+      [](const RunOptions& o, const Variants& v) { return sweep(v, {o.pick_size(k32M, 1u << 27)}); },
+      run_bandwidth_share));
 
-  add("fig4_7_left", "Fig. 4.7 (left)",
+  r.add_experiment(make_experiment(
+      "cuckoo", "fig4_7_left", "Fig. 4.7 (left)",
       "random updates (thread k updates entry k * stride mod N) of a 512 MB array: atomicExch, atomicCAS and non-atomic, "
       "64 and 32 bit; atomicExch with 100, 1000, 3000 dependent arithmetic instructions per update",
       {"atomic_exch_64", "atomic_cas_64", "nonatomic_64", "atomic_exch_32", "nonatomic_32"},
-      [](const RunOptions& o) {
+      [](const RunOptions& o, const Variants& v) {
+        // Every variant updates the same 512 MB: twice as many 32-bit entries as 64-bit ones.
         const std::uint64_t n64 = o.pick_size(kUpdateArrayBytes / 8, kUpdateArrayBytes / 8);
         std::vector<Point> points;
-        for (const char* v : {"atomic_exch_64", "atomic_cas_64", "nonatomic_64"}) points.push_back({v, n64, "arithmetic_steps", 0});
-        for (const char* v : {"atomic_exch_32", "nonatomic_32"}) points.push_back({v, 2 * n64, "arithmetic_steps", 0});
-        for (int steps : {100, 1000, 3000}) points.push_back({"atomic_exch_64", n64, "arithmetic_steps", static_cast<double>(steps)});
+        for (const std::string& variant : v) {
+          const bool bits32 = variant.size() > 3 && variant.compare(variant.size() - 3, 3, "_32") == 0;
+          points.push_back({variant, bits32 ? 2 * n64 : n64, "arithmetic_steps", 0});
+        }
+        for (int steps : {100, 1000, 3000})
+          points.push_back({"atomic_exch_64", n64, "arithmetic_steps", static_cast<double>(steps)});
         return points;
       },
-      run_fig4_7_left);
+      run_fig4_7_left));
 
-  harness::Demo demo;
-  demo.paper = "cuckoo";
-  demo.description = "12 keys into a 15-slot cuckoo table, every insertion and eviction traced (Listing 4.1)";
-  demo.needs_gpu = false;
-  demo.run = run_demo;
-  r.add_demo(std::move(demo));
+  r.add_demo({"cuckoo", "12 keys into a 15-slot cuckoo table, every insertion and eviction traced (Listing 4.1)",
+              /*needs_gpu=*/false, run_demo});
 });
 
 }  // namespace
