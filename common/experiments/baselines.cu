@@ -20,10 +20,12 @@ namespace hashlab {
 namespace {
 
 using harness::Experiment;
+using harness::make_experiment;
 using harness::Point;
 using harness::PointContext;
 using harness::RunOptions;
 using harness::sweep;
+using harness::Variants;
 using reference::Aggregation;
 
 constexpr std::uint64_t kGroups = 10000;  // docs/design.md's group-by yardstick: 100M rows, 10K groups
@@ -143,51 +145,38 @@ void run_cpu_groupby(PointContext& ctx) {
 }
 
 const harness::Registrar registrar([](harness::Registry& r) {
-  Experiment groupby;
-  groupby.paper = "baselines";
-  groupby.name = "groupby";
-  groupby.figure = "docs/design.md yardstick";
-  groupby.description = "GPU group-by baselines, 10K groups, sum: cuDF-style hash (2x slots) vs CUB sort + reduce-by-key";
-  groupby.variants = {"hash", "sort"};
-  groupby.plan = [v = groupby.variants](const RunOptions& o) {
-    return sweep(v, o.pick_sizes({1000000, 10000000, 100000000}, {1000000, 10000000, 100000000, 300000000}));
-  };
-  groupby.run = run_groupby;
-  r.add_experiment(std::move(groupby));
+  r.add_experiment(make_experiment(
+      "baselines", "groupby", "docs/design.md yardstick",
+      "GPU group-by baselines, 10K groups, sum: cuDF-style hash (2x slots) vs CUB sort + reduce-by-key", {"hash", "sort"},
+      [](const RunOptions& o, const Variants& v) {
+        return sweep(v, o.pick_sizes({1000000, 10000000, 100000000}, {1000000, 10000000, 100000000, 300000000}));
+      },
+      run_groupby));
 
-  Experiment table;
-  table.paper = "baselines";
-  table.name = "tables";
-  table.figure = "docs/design.md yardstick";
-  table.description = "build and find of unique random keys: linear probing at load 0.5 vs sorted array";
-  table.variants = {"linear_probing", "sorted_array"};
-  table.plan = [v = table.variants](const RunOptions& o) {
-    return sweep(v, o.pick_sizes({1u << 20, 1u << 25}, {1u << 20, 1u << 22, 1u << 25, 1u << 27}));
-  };
-  table.run = run_table;
-  r.add_experiment(std::move(table));
+  r.add_experiment(make_experiment(
+      "baselines", "tables", "docs/design.md yardstick",
+      "build and find of unique random keys: linear probing at load 0.5 vs sorted array", {"linear_probing", "sorted_array"},
+      [](const RunOptions& o, const Variants& v) {
+        return sweep(v, o.pick_sizes({1u << 20, 1u << 25}, {1u << 20, 1u << 22, 1u << 25, 1u << 27}));
+      },
+      run_table));
 
-  Experiment join;
-  join.paper = "baselines";
-  join.name = "join";
-  join.figure = "docs/design.md yardstick";
-  join.description = "inner join count of two tables of unique random keys: GPU hash join vs multi-threaded CPU join";
-  join.variants = {"gpu_hash_join", "cpu_parallel_join"};
-  join.plan = [v = join.variants](const RunOptions& o) { return sweep(v, o.pick_sizes({1u << 20, 1u << 24}, {1u << 20, 1u << 24, 1u << 25})); };
-  join.run = run_join;
-  r.add_experiment(std::move(join));
+  r.add_experiment(make_experiment(
+      "baselines", "join", "docs/design.md yardstick",
+      "inner join count of two tables of unique random keys: GPU hash join vs multi-threaded CPU join",
+      {"gpu_hash_join", "cpu_parallel_join"},
+      [](const RunOptions& o, const Variants& v) {
+        return sweep(v, o.pick_sizes({1u << 20, 1u << 24}, {1u << 20, 1u << 24, 1u << 25}));
+      },
+      run_join));
 
-  Experiment cpu_groupby;
-  cpu_groupby.paper = "baselines";
-  cpu_groupby.name = "cpu_groupby";
-  cpu_groupby.figure = "CPU baseline";
-  cpu_groupby.description = "CPU group-by, 10K groups, sum: multi-threaded radix-partitioned vs the single-threaded reference";
+  Experiment cpu_groupby = make_experiment(
+      "baselines", "cpu_groupby", "CPU baseline",
+      "CPU group-by, 10K groups, sum: multi-threaded radix-partitioned vs the single-threaded reference",
+      {"parallel", "reference"},
+      [](const RunOptions& o, const Variants& v) { return sweep(v, o.pick_sizes({100000, 1000000}, {1000000, 10000000})); },
+      run_cpu_groupby);
   cpu_groupby.needs_gpu = false;
-  cpu_groupby.variants = {"parallel", "reference"};
-  cpu_groupby.plan = [v = cpu_groupby.variants](const RunOptions& o) {
-    return sweep(v, o.pick_sizes({100000, 1000000}, {1000000, 10000000}));
-  };
-  cpu_groupby.run = run_cpu_groupby;
   r.add_experiment(std::move(cpu_groupby));
 });
 

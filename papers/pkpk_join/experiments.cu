@@ -21,11 +21,12 @@
 namespace hashlab::pkpk {
 namespace {
 
-using harness::Experiment;
+using harness::make_experiment;
 using harness::Point;
 using harness::PointContext;
 using harness::RunOptions;
 using harness::sweep;
+using harness::Variants;
 using Keys = std::vector<std::uint32_t>;
 
 constexpr std::uint64_t kReportRows = 1000000;        // report: data set sizes 10^6 and 10^6
@@ -264,14 +265,13 @@ void run_variant(PointContext& ctx, const gen::PkPkSpec& spec, const BspOptions&
   verify_rows(ctx, in, out.to_host(st), p.variant == "hash_join");
 }
 
-const std::vector<std::string> kGpuVariants = {"bsp", "sort_join", "hash_join"};
-// Measured where the report measures (1M) and at scale: the values carried through the sort
-// (sort_join) against the report's hmap1 / hmap2 lookups on bare keys (sort_join_hmap); the
-// report's rejected atomic scatter (bsp_atomic) against its segmented prefix sum (bsp); the
-// host-to-device copy of both tables (h2d_pinned) that the report's GPU time is 97% of; and the
-// CPU join the report says the GPU join beats.
-const std::vector<std::string> kProfileVariants = {"bsp",       "bsp_atomic", "sort_join", "sort_join_hmap",
-                                                   "hash_join", "h2d_pinned", "cpu"};
+const Variants kGpuVariants = {"bsp", "sort_join", "hash_join"};
+// Measured where the report measures (1M, profile) and at scale (scaling): the values carried
+// through the sort (sort_join) against the report's hmap1 / hmap2 lookups on bare keys
+// (sort_join_hmap); the report's rejected atomic scatter (bsp_atomic) against its segmented prefix
+// sum (bsp); the host-to-device copy of both tables (h2d_pinned) that the report's GPU time is 97%
+// of; and the CPU join the report says the GPU join beats.
+const Variants kAllVariants = {"bsp", "bsp_atomic", "sort_join", "sort_join_hmap", "hash_join", "h2d_pinned", "cpu"};
 
 // ---- hashlab demo pkpk_join --------------------------------------------------------------------
 
@@ -376,126 +376,95 @@ int run_demo(const RunOptions& options) {
 }
 
 const harness::Registrar registrar([](harness::Registry& r) {
-  Experiment profile;
-  profile.paper = "pkpk_join";
-  profile.name = "profile";
-  profile.figure = "NVPROF statistics table (1M x 1M, key mod 10^8) and the Crystal statistics";
-  profile.description =
+  r.add_experiment(make_experiment(
+      "pkpk_join", "profile", "NVPROF statistics table (1M x 1M, key mod 10^8) and the Crystal statistics",
       "time per kernel and peak device memory at the report's size: the BSP join (segmented prefix sum, and atomic "
       "scatter), the sort join (rows carried, and the report's bare keys + hmap1/hmap2) and the hash join; the "
-      "pinned host-to-device copy of both tables; the CPU join";
-  profile.variants = kProfileVariants;
-  profile.plan = [v = profile.variants](const RunOptions& o) {
-    return sweep(v, {o.pick_size(kReportRows, kReportRows)});
-  };
-  profile.run = [](PointContext& ctx) {
-    const std::uint64_t n = ctx.point().n;
-    run_variant(ctx, {n, n, domain_for(n, n), kReportMatchRate}, {}, true);
-  };
-  r.add_experiment(std::move(profile));
+      "pinned host-to-device copy of both tables; the CPU join",
+      kAllVariants, [](const RunOptions& o, const Variants& v) { return sweep(v, {o.pick_size(kReportRows, kReportRows)}); },
+      [](PointContext& ctx) {
+        const std::uint64_t n = ctx.point().n;
+        run_variant(ctx, {n, n, domain_for(n, n), kReportMatchRate}, {}, true);
+      }));
 
-  Experiment scaling;
-  scaling.paper = "pkpk_join";
-  scaling.name = "scaling";
-  scaling.figure = "Future Work 3 (large datasets): 1M x 1M to 100M+ x 100M+";
-  scaling.description =
+  r.add_experiment(make_experiment(
+      "pkpk_join", "scaling", "Future Work 3 (large datasets): 1M x 1M to 100M+ x 100M+",
       "join time and rate vs rows per table (match rate 0.5): BSP (and atomic scatter) vs full sort (and bare "
       "keys + hmaps) vs hash join vs CPU; time per kernel and peak device memory of the GPU joins and the pinned "
-      "host-to-device copy of both tables at every size";
-  scaling.variants = {"bsp", "bsp_atomic", "sort_join", "sort_join_hmap", "hash_join", "h2d_pinned", "cpu"};
-  scaling.plan = [v = scaling.variants](const RunOptions& o) {
-    // Beyond 100M as memory allows: 200M x 200M needs ~17 GB of the GPU (quick), 500M x 500M
-    // ~44 GB (full; 1G x 1G would not fit 80 GB).
-    const auto sizes = o.pick_sizes({1000000, 10000000, 100000000, 200000000},
-                                    {1000000, 3000000, 10000000, 30000000, 100000000, 200000000, 500000000});
-    const std::uint64_t cpu_max = o.full() ? kCpuMaxRowsFull : kCpuMaxRowsQuick;
-    std::vector<Point> points;
-    for (auto n : sizes)
-      for (const auto& variant : v)
-        if (variant != "cpu" || n <= cpu_max) points.push_back({variant, n, "", 0});
-    return points;
-  };
-  scaling.run = [](PointContext& ctx) {
-    const std::uint64_t n = ctx.point().n;
-    // Profiled too: where the time goes at 100M+ (the report profiles 1M only).
-    run_variant(ctx, {n, n, domain_for(n, n), kSweepMatchRate}, {}, /*profile=*/true);
-  };
-  r.add_experiment(std::move(scaling));
+      "host-to-device copy of both tables at every size",
+      kAllVariants,
+      [](const RunOptions& o, const Variants& v) {
+        // Beyond 100M as memory allows: 200M x 200M needs ~17 GB of the GPU (quick), 500M x 500M
+        // ~44 GB (full; 1G x 1G would not fit 80 GB).
+        const auto sizes = o.pick_sizes({1000000, 10000000, 100000000, 200000000},
+                                        {1000000, 3000000, 10000000, 30000000, 100000000, 200000000, 500000000});
+        const std::uint64_t cpu_max = o.full() ? kCpuMaxRowsFull : kCpuMaxRowsQuick;
+        std::vector<Point> points;
+        for (auto n : sizes)
+          for (const auto& variant : v)
+            if (variant != "cpu" || n <= cpu_max) points.push_back({variant, n, "", 0});
+        return points;
+      },
+      [](PointContext& ctx) {
+        const std::uint64_t n = ctx.point().n;
+        // Profiled too: where the time goes at 100M+ (the report profiles 1M only).
+        run_variant(ctx, {n, n, domain_for(n, n), kSweepMatchRate}, {}, /*profile=*/true);
+      }));
 
-  Experiment match;
-  match.paper = "pkpk_join";
-  match.name = "match_rate";
-  match.figure = "sweep: match rate (the report fixes random keys, ~1%)";
-  match.description = "join time vs the fraction of S's rows whose key is in R";
-  match.variants = kGpuVariants;
-  match.plan = [v = match.variants](const RunOptions& o) {
-    return sweep(v, {o.pick_size(10000000, 50000000)}, "match_rate", {0.0, 0.01, 0.25, 0.5, 0.75, 1.0});
-  };
-  match.run = [](PointContext& ctx) {
-    const std::uint64_t n = ctx.point().n;
-    run_variant(ctx, {n, n, domain_for(n, n), ctx.point().param_value});
-  };
-  r.add_experiment(std::move(match));
+  r.add_experiment(make_experiment(
+      "pkpk_join", "match_rate", "sweep: match rate (the report fixes random keys, ~1%)",
+      "join time vs the fraction of S's rows whose key is in R", kGpuVariants,
+      [](const RunOptions& o, const Variants& v) {
+        return sweep(v, {o.pick_size(10000000, 50000000)}, "match_rate", {0.0, 0.01, 0.25, 0.5, 0.75, 1.0});
+      },
+      [](PointContext& ctx) {
+        const std::uint64_t n = ctx.point().n;
+        run_variant(ctx, {n, n, domain_for(n, n), ctx.point().param_value});
+      }));
 
-  Experiment domain;
-  domain.paper = "pkpk_join";
-  domain.name = "key_domain";
-  domain.figure = "sweep: key domain (the report's key mod 10^8)";
-  domain.description = "join time vs the key domain, from dense (just enough keys) to 2^32 - 1";
-  domain.variants = kGpuVariants;
-  domain.plan = [v = domain.variants](const RunOptions& o) {
-    const std::uint64_t n = o.pick_size(10000000, 50000000);
-    // The densest domain holds exactly the keys the tables need (|R| + |S| / 2).
-    return sweep(v, {n}, "key_domain",
-                 {static_cast<double>(n + n / 2), 4.0 * n, 1e8, 1073741824.0, static_cast<double>(gen::kMaxKeyDomain)});
-  };
-  domain.run = [](PointContext& ctx) {
-    const std::uint64_t n = ctx.point().n;
-    const auto dom = static_cast<std::uint64_t>(ctx.point().param_value);
-    run_variant(ctx, {n, n, std::max<std::uint64_t>(dom, n + n / 2), kSweepMatchRate});
-  };
-  r.add_experiment(std::move(domain));
+  r.add_experiment(make_experiment(
+      "pkpk_join", "key_domain", "sweep: key domain (the report's key mod 10^8)",
+      "join time vs the key domain, from dense (just enough keys) to 2^32 - 1", kGpuVariants,
+      [](const RunOptions& o, const Variants& v) {
+        const std::uint64_t n = o.pick_size(10000000, 50000000);
+        // The densest domain holds exactly the keys the tables need (|R| + |S| / 2).
+        return sweep(v, {n}, "key_domain",
+                     {static_cast<double>(n + n / 2), 4.0 * n, 1e8, 1073741824.0, static_cast<double>(gen::kMaxKeyDomain)});
+      },
+      [](PointContext& ctx) {
+        const std::uint64_t n = ctx.point().n;
+        const auto dom = static_cast<std::uint64_t>(ctx.point().param_value);
+        run_variant(ctx, {n, n, std::max<std::uint64_t>(dom, n + n / 2), kSweepMatchRate});
+      }));
 
-  Experiment unequal;
-  unequal.paper = "pkpk_join";
-  unequal.name = "unequal_sizes";
-  unequal.figure = "sweep: unequal table sizes (the report joins equal sizes)";
-  unequal.description = "join time vs |S| / |R| at a fixed |R| + |S| = 2n; half of R's keys find a partner";
-  unequal.variants = kGpuVariants;
-  unequal.plan = [v = unequal.variants](const RunOptions& o) {
-    return sweep(v, {o.pick_size(10000000, 50000000)}, "size_ratio", {1, 3, 9, 99});
-  };
-  unequal.run = [](PointContext& ctx) {
-    const std::uint64_t total = 2 * ctx.point().n;
-    const auto ratio = static_cast<std::uint64_t>(ctx.point().param_value);
-    const std::uint64_t r_rows = total / (1 + ratio), s_rows = total - r_rows;
-    const double rate = 0.5 * static_cast<double>(r_rows) / static_cast<double>(s_rows);
-    run_variant(ctx, {r_rows, s_rows, domain_for(r_rows, s_rows), rate});
-  };
-  r.add_experiment(std::move(unequal));
+  r.add_experiment(make_experiment(
+      "pkpk_join", "unequal_sizes", "sweep: unequal table sizes (the report joins equal sizes)",
+      "join time vs |S| / |R| at a fixed |R| + |S| = 2n; half of R's keys find a partner", kGpuVariants,
+      [](const RunOptions& o, const Variants& v) {
+        return sweep(v, {o.pick_size(10000000, 50000000)}, "size_ratio", {1, 3, 9, 99});
+      },
+      [](PointContext& ctx) {
+        const std::uint64_t total = 2 * ctx.point().n;
+        const auto ratio = static_cast<std::uint64_t>(ctx.point().param_value);
+        const std::uint64_t r_rows = total / (1 + ratio), s_rows = total - r_rows;
+        const double rate = 0.5 * static_cast<double>(r_rows) / static_cast<double>(s_rows);
+        run_variant(ctx, {r_rows, s_rows, domain_for(r_rows, s_rows), rate});
+      }));
 
-  Experiment parts;
-  parts.paper = "pkpk_join";
-  parts.name = "partitions";
-  parts.figure = "sweep: p, the number of buckets (p - 1 splitters, log2(p) samples per block)";
-  parts.description = "BSP join time and bucket skew (max / mean bucket) vs p";
-  parts.variants = {"bsp"};
-  parts.plan = [v = parts.variants](const RunOptions& o) {
-    return sweep(v, {o.pick_size(10000000, 50000000)}, "partitions", {16, 64, 256, 1024, 4096, 8192});
-  };
-  parts.run = [](PointContext& ctx) {
-    const std::uint64_t n = ctx.point().n;
-    BspOptions options;
-    options.partitions = static_cast<std::uint32_t>(ctx.point().param_value);
-    run_variant(ctx, {n, n, domain_for(n, n), kSweepMatchRate}, options);
-  };
-  r.add_experiment(std::move(parts));
+  r.add_experiment(make_experiment(
+      "pkpk_join", "partitions", "sweep: p, the number of buckets (p - 1 splitters, log2(p) samples per block)",
+      "BSP join time and bucket skew (max / mean bucket) vs p", {"bsp"},
+      [](const RunOptions& o, const Variants& v) {
+        return sweep(v, {o.pick_size(10000000, 50000000)}, "partitions", {16, 64, 256, 1024, 4096, 8192});
+      },
+      [](PointContext& ctx) {
+        const std::uint64_t n = ctx.point().n;
+        BspOptions options;
+        options.partitions = static_cast<std::uint32_t>(ctx.point().param_value);
+        run_variant(ctx, {n, n, domain_for(n, n), kSweepMatchRate}, options);
+      }));
 
-  harness::Demo demo;
-  demo.paper = "pkpk_join";
-  demo.description = "two tables of eight keys through the report's nine steps";
-  demo.run = run_demo;
-  r.add_demo(std::move(demo));
+  r.add_demo({"pkpk_join", "two tables of eight keys through the report's nine steps", /*needs_gpu=*/true, run_demo});
 });
 
 }  // namespace
