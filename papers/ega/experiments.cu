@@ -30,12 +30,12 @@
 namespace hashlab::ega {
 namespace {
 
-using harness::Experiment;
 using harness::Point;
 using harness::PointContext;
 using harness::RunOptions;
 using harness::make_experiment;
 using harness::sweep;
+using harness::Variants;
 
 constexpr Aggregation kOp = Aggregation::kSum;             // the paper's aggregation in the claims
 constexpr std::uint64_t kReferenceRowsLimit = 50000000;    // above: the parallel CPU group-by is the oracle
@@ -203,7 +203,7 @@ void run_sp_variant(PointContext& ctx, SpInput& in) {
   }
 }
 
-const std::vector<std::string> kSpVariants{"sp_ega", "lphga", "sort"};
+const Variants kSpVariants{"sp_ega", "lphga", "sort"};
 
 void run_sp_load_factor(PointContext& ctx) {
   const auto& p = ctx.point();
@@ -408,8 +408,8 @@ void run_mp_merge(PointContext& ctx) {
 
 // The paper's host copy into contiguous partitions vs our gather of the pieces on the GPU, at s
 // streams.
-const std::vector<std::string> kMergeCopyVariants = {to_string(MergeCopy::kHost), to_string(MergeCopy::kGpuGather),
-                                                     to_string(MergeCopy::kHostAndGather)};
+const Variants kMergeCopyVariants = {to_string(MergeCopy::kHost), to_string(MergeCopy::kGpuGather),
+                                     to_string(MergeCopy::kHostAndGather)};
 
 void run_mp_merge_copy(PointContext& ctx) {
   auto config = mp_config(ctx, kAblationRatio);
@@ -636,29 +636,29 @@ const harness::Registrar registrar([](harness::Registry& r) {
   r.add_experiment(make_experiment(
       "ega", "sp_load_factor", "Abstract: SP-EGA 1.16-5.39x over hash-based at load factor > 0.90; 1.30-2.48x over sort",
       "SP-EGA vs LPHGA vs sort-based, sum, uniform keys, groups = load factor x L, L = n", kSpVariants,
-      [](const RunOptions& o) {
-        return sweep(kSpVariants, {sp_n(o)}, "load_factor",
-                           o.full() ? std::vector<double>{0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99}
-                                    : std::vector<double>{0.5, 0.8, 0.9, 0.99});
+      [](const RunOptions& o, const Variants& v) {
+        return sweep(v, {sp_n(o)}, "load_factor",
+                     o.full() ? std::vector<double>{0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99}
+                              : std::vector<double>{0.5, 0.8, 0.9, 0.99});
       },
       run_sp_load_factor));
 
   r.add_experiment(make_experiment(
       "ega", "sp_groups", "Abstract: SP-EGA vs sort-based (1.30-2.48x) over the number of groups",
       "SP-EGA vs LPHGA vs sort-based, sum, uniform keys, L = n, groups from tens to millions", kSpVariants,
-      [](const RunOptions& o) {
-        return sweep(kSpVariants, {sp_n(o)}, "groups",
-                           o.full() ? std::vector<double>{10, 1000, 100000, 1000000, 10000000, 50000000}
-                                    : std::vector<double>{10, 1000, 100000, 1000000});
+      [](const RunOptions& o, const Variants& v) {
+        return sweep(v, {sp_n(o)}, "groups",
+                     o.full() ? std::vector<double>{10, 1000, 100000, 1000000, 10000000, 50000000}
+                              : std::vector<double>{10, 1000, 100000, 1000000});
       },
       run_sp_groups));
 
   r.add_experiment(make_experiment(
       "ega", "sp_zipf", "Motivation/skew: SP-EGA vs LPHGA vs sort on Zipf keys",
       "SP-EGA vs LPHGA vs sort-based, sum, Zipf keys over n/4 candidates, L = n", kSpVariants,
-      [](const RunOptions& o) {
-        return sweep(kSpVariants, {sp_n(o)}, "zipf_exponent",
-                           o.full() ? std::vector<double>{0.0, 0.5, 0.8, 1.0, 1.2, 1.5} : std::vector<double>{0.5, 1.0, 1.5});
+      [](const RunOptions& o, const Variants& v) {
+        return sweep(v, {sp_n(o)}, "zipf_exponent",
+                     o.full() ? std::vector<double>{0.0, 0.5, 0.8, 1.0, 1.2, 1.5} : std::vector<double>{0.5, 1.0, 1.5});
       },
       run_sp_zipf));
 
@@ -666,8 +666,8 @@ const harness::Registrar registrar([](harness::Registry& r) {
       "ega", "sp_breakdown", "Fig. 2 (SP-EGA's five phases): time per phase",
       "device time of each phase of SP-EGA (5) and LPHGA (3: aggregate, scan, collect), uniform keys, L = n",
       {"sp_ega", "lphga"},
-      [](const RunOptions& o) {
-        return sweep({"sp_ega", "lphga"}, {sp_n(o)}, "load_factor", {0.5, 0.9, 0.99});
+      [](const RunOptions& o, const Variants& v) {
+        return sweep(v, {sp_n(o)}, "load_factor", {0.5, 0.9, 0.99});
       },
       run_sp_breakdown));
 
@@ -679,8 +679,8 @@ const harness::Registrar registrar([](harness::Registry& r) {
       "SP-EGA vs LPHGA vs sort-based, sum, uniform keys, n = 100M, L = n, groups 1000 / 1M / 90M / 95M / 99M "
       "(LF 0.9 / 0.95 / 0.99); probe steps, atomics and peak device memory from one counted run",
       kSpVariants,
-      [](const RunOptions&) {
-        return sweep(kSpVariants, {kBarRows}, "groups",
+      [](const RunOptions&, const Variants& v) {
+        return sweep(v, {kBarRows}, "groups",
                      {1000, 1000000, 0.9 * kBarRows, 0.95 * kBarRows, 0.99 * kBarRows});
       },
       run_sp_groups));
@@ -700,10 +700,10 @@ const harness::Registrar registrar([](harness::Registry& r) {
       "ega", "mp_groups", "Abstract: MP-EGA vs CPU group-by, over the number of groups",
       "MP-EGA (budget = data / 8, or --gpu-mem-budget) vs the multi-threaded CPU group-by, uniform keys, sum",
       {"mp_ega", "cpu"},
-      [](const RunOptions& o) {
-        return sweep({"mp_ega", "cpu"}, {mp_ablation_n(o)}, "groups",
-                           o.full() ? std::vector<double>{1000, 100000, 1000000, 10000000, 100000000}
-                                    : std::vector<double>{1000, 100000, 1000000});
+      [](const RunOptions& o, const Variants& v) {
+        return sweep(v, {mp_ablation_n(o)}, "groups",
+                     o.full() ? std::vector<double>{1000, 100000, 1000000, 10000000, 100000000}
+                              : std::vector<double>{1000, 100000, 1000000});
       },
       run_mp_groups));
 
@@ -711,16 +711,16 @@ const harness::Registrar registrar([](harness::Registry& r) {
       "ega", "mp_zipf", "Abstract: MP-EGA vs CPU group-by, skewed keys",
       "MP-EGA (budget = data / 8, or --gpu-mem-budget) vs the multi-threaded CPU group-by, Zipf keys over 1M candidates",
       {"mp_ega", "cpu"},
-      [](const RunOptions& o) {
-        return sweep({"mp_ega", "cpu"}, {mp_ablation_n(o)}, "zipf_exponent",
-                           o.full() ? std::vector<double>{0.5, 1.0, 1.5} : std::vector<double>{1.0, 1.5});
+      [](const RunOptions& o, const Variants& v) {
+        return sweep(v, {mp_ablation_n(o)}, "zipf_exponent",
+                     o.full() ? std::vector<double>{0.5, 1.0, 1.5} : std::vector<double>{1.0, 1.5});
       },
       run_mp_zipf));
 
   r.add_experiment(make_experiment(
       "ega", "mp_streams", "4.2.4 (multi-stream copy hiding): MP-EGA vs number of streams s",
       "MP-EGA, budget = data / 8, 1M groups, s = 1..8 streams", {"mp_ega"},
-      [](const RunOptions& o) { return sweep({"mp_ega"}, {mp_ablation_n(o)}, "streams", {1, 2, 4, 8}); },
+      [](const RunOptions& o, const Variants& v) { return sweep(v, {mp_ablation_n(o)}, "streams", {1, 2, 4, 8}); },
       run_mp_streams));
 
   r.add_experiment(make_experiment(
@@ -729,7 +729,7 @@ const harness::Registrar registrar([](harness::Registry& r) {
       "groups) vs fixed P", {"theorem1", "theorem1_true_groups", "fixed"},
       [](const RunOptions& o) {
         auto points = sweep({"fixed"}, {mp_ablation_n(o)}, "partitions",
-                                  o.full() ? std::vector<double>{8, 64, 512, 4096} : std::vector<double>{8, 512, 4096});
+                            o.full() ? std::vector<double>{8, 64, 512, 4096} : std::vector<double>{8, 512, 4096});
         points.insert(points.begin(), Point{"theorem1_true_groups", mp_ablation_n(o), "partitions", 0});
         points.insert(points.begin(), Point{"theorem1", mp_ablation_n(o), "partitions", 0});
         return points;
@@ -739,9 +739,7 @@ const harness::Registrar registrar([](harness::Registry& r) {
   r.add_experiment(make_experiment(
       "ega", "mp_merge", "4.2.3 (Algorithm 1): greedy merge of small partitions on/off",
       "MP-EGA, budget = data / 8, 1M groups, with and without Algorithm 1", {"merge_on", "merge_off"},
-      [](const RunOptions& o) {
-        return std::vector<Point>{{"merge_on", mp_ablation_n(o), "", 0}, {"merge_off", mp_ablation_n(o), "", 0}};
-      },
+      [](const RunOptions& o, const Variants& v) { return sweep(v, {mp_ablation_n(o)}); },
       run_mp_merge));
 
   r.add_experiment(make_experiment(
@@ -750,8 +748,8 @@ const harness::Registrar registrar([](harness::Registry& r) {
       "MP-EGA, budget = data / 8, 1M groups: merged partitions copied together on the CPU (the paper), gathered "
       "from the tiles' pinned output by a kernel, or both at once (ours); s = 1..4 streams",
       kMergeCopyVariants,
-      [](const RunOptions& o) {
-        return sweep(kMergeCopyVariants, {o.pick_size(kBarRows, 500000000)}, "streams", {1, 2, 3, 4});
+      [](const RunOptions& o, const Variants& v) {
+        return sweep(v, {o.pick_size(kBarRows, 500000000)}, "streams", {1, 2, 3, 4});
       },
       run_mp_merge_copy));
 
@@ -760,11 +758,7 @@ const harness::Registrar registrar([](harness::Registry& r) {
       "MP-EGA, budget = data / 8, 1M groups, 16 fixed partitions (each larger than a stream's buffers): feedback "
       "load, or the oversize partitions on the CPU; and the multi-threaded CPU baseline on the whole input",
       {"feedback_load", "cpu_fallback", "cpu"},
-      [](const RunOptions& o) {
-        return std::vector<Point>{{"feedback_load", mp_ablation_n(o), "", 0},
-                                  {"cpu_fallback", mp_ablation_n(o), "", 0},
-                                  {"cpu", mp_ablation_n(o), "", 0}};
-      },
+      [](const RunOptions& o, const Variants& v) { return sweep(v, {mp_ablation_n(o)}); },
       run_mp_feedback));
 
   r.add_experiment(make_experiment(
@@ -773,9 +767,7 @@ const harness::Registrar registrar([](harness::Registry& r) {
       "MP-EGA, budget = data / 8, 16 fixed partitions of about 0.9 L groups each: the feedback load (alpha_min = "
       "0.2, alpha_max = 0.8) vs the free-space load (each round as many pairs as the table has free slots)",
       {"alpha_load", "free_space_load"},
-      [](const RunOptions& o) {
-        return std::vector<Point>{{"alpha_load", mp_ablation_n(o), "", 0}, {"free_space_load", mp_ablation_n(o), "", 0}};
-      },
+      [](const RunOptions& o, const Variants& v) { return sweep(v, {mp_ablation_n(o)}); },
       run_mp_feedback_rounds));
 
   r.add_experiment(make_experiment(
@@ -784,31 +776,28 @@ const harness::Registrar registrar([](harness::Registry& r) {
       "Theorem 1 at p = 1e-5; 4 / p throws of the groups into P partitions by MP-EGA's partition hash (a seed per "
       "throw) on the GPU",
       {"balls_into_bins"},
-      [](const RunOptions&) { return sweep({"balls_into_bins"}, {kMpGroups}, "failure_probability", {1e-5}); },
+      [](const RunOptions&, const Variants& v) { return sweep(v, {kMpGroups}, "failure_probability", {1e-5}); },
       run_mp_theorem1));
 
   r.add_experiment(make_experiment(
       "ega", "mp_cpu_tiles", "4.2.5 (Algorithm 2): CPU tiles on t threads beside the GPU streams",
       "MP-EGA, budget = data / 8, 1M groups, t = 0 (GPU tiles only) .. 8 CPU tile threads", {"mp_ega"},
-      [](const RunOptions& o) {
-        return sweep({"mp_ega"}, {mp_ablation_n(o)}, "cpu_tile_threads",
-                           o.full() ? std::vector<double>{0, 2, 4, 8} : std::vector<double>{0, 2, 8});
+      [](const RunOptions& o, const Variants& v) {
+        return sweep(v, {mp_ablation_n(o)}, "cpu_tile_threads",
+                     o.full() ? std::vector<double>{0, 2, 4, 8} : std::vector<double>{0, 2, 8});
       },
       run_mp_cpu_tiles));
 
   r.add_experiment(make_experiment(
       "ega", "mp_breakdown", "Figs. 3-4 (MP-EGA's two phases): time of partition generating, CPU merge, processing after the merge",
       "MP-EGA phase times at budgets of data / 2 and data / 8, 1M groups", {"mp_ega"},
-      [](const RunOptions& o) {
-        return sweep({"mp_ega"}, {o.pick_size(50000000, 500000000)}, "budget_ratio", {2, 8});
+      [](const RunOptions& o, const Variants& v) {
+        return sweep(v, {o.pick_size(50000000, 500000000)}, "budget_ratio", {2, 8});
       },
       run_mp_breakdown));
 
-  harness::Demo demo;
-  demo.paper = "ega";
-  demo.description = "16 pairs through SP-EGA's five phases: red, yellow and blue after each phase";
-  demo.run = run_demo;
-  r.add_demo(std::move(demo));
+  r.add_demo({"ega", "16 pairs through SP-EGA's five phases: red, yellow and blue after each phase", /*needs_gpu=*/true,
+              run_demo});
 });
 
 }  // namespace

@@ -34,12 +34,12 @@
 namespace hashlab::hashgraph {
 namespace {
 
-using harness::Experiment;
 using harness::Point;
 using harness::PointContext;
 using harness::RunOptions;
 using harness::make_experiment;
 using harness::sweep;
+using harness::Variants;
 
 constexpr const char* kPaper = "hashgraph";
 // Every figure runs at the paper's size in the quick profile too, with fewer points: at 8M the
@@ -233,6 +233,11 @@ const std::vector<double> kQuickProbeMultiplicities = {1, 2, 4, 8, 32};
 
 const std::vector<double>& loads(const RunOptions& o) { return o.full() ? kLoads : kQuickLoads; }
 const std::vector<double>& multiplicities(const RunOptions& o) { return o.full() ? kMultiplicities : kQuickMultiplicities; }
+
+// Figs. 2 and 6: the paper's N at every load factor of the profile.
+std::vector<Point> load_sweep(const RunOptions& o, const Variants& v) {
+  return without_dense_linear_probing(sweep(v, {o.pick_size(kPaperN, kPaperN)}, "load_factor", loads(o)));
+}
 
 // ---- Fig. 2: build rate vs load factor, sequence input -------------------------------------------
 
@@ -495,20 +500,18 @@ const harness::Registrar registrar([](harness::Registry& r) {
       "build rate vs load factor, sequence 0..N-1: V1, V2, linear probing (cuDF stand-in); V1's loops and V2's phases "
       "timed one by one, the build's bytes per key (table, scratch, peak)",
       {"v1", "v2", "linear_probing"},
-      [](const RunOptions& o) {
+      [](const RunOptions& o, const Variants& v) {
         bins_option(o);  // a bad --hashgraph-bins fails before anything runs
-        return without_dense_linear_probing(
-            sweep({"v1", "v2", "linear_probing"}, {o.pick_size(kPaperN, kPaperN)}, "load_factor", loads(o)));
+        return load_sweep(o, v);
       },
       run_fig2));
 
   r.add_experiment(make_experiment(
       kPaper, "fig3", "Fig. 3", "build rate vs average appearances per key: V1, V2 (load 1), linear probing at loads 0.5, 0.8",
       {"v1", "v2", "linear_probing_0.5", "linear_probing_0.8"},
-      [](const RunOptions& o) {
+      [](const RunOptions& o, const Variants& v) {
         // The full sweep in both profiles: the paper's claims are at 2, 8 and 32 appearances ("1 .. 32+").
-        return sweep({"v1", "v2", "linear_probing_0.5", "linear_probing_0.8"}, {o.pick_size(kPaperN, kPaperN)},
-                     "multiplicity", kMultiplicities);
+        return sweep(v, {o.pick_size(kPaperN, kPaperN)}, "multiplicity", kMultiplicities);
       },
       run_fig3));
 
@@ -524,8 +527,8 @@ const harness::Registrar registrar([](harness::Registry& r) {
 
   r.add_experiment(make_experiment(
       kPaper, "fig5", "Fig. 5", "V2 build rate vs average appearances for several input sizes", {"v2"},
-      [](const RunOptions& o) {
-        return sweep({"v2"},
+      [](const RunOptions& o, const Variants& v) {
+        return sweep(v,
                      o.pick_sizes({1u << 21, 1u << 23, 1u << 25, 1u << 27},
                                   {1u << 21, 1u << 23, 1u << 25, 1u << 27, 1u << 29}),
                      "multiplicity", multiplicities(o));
@@ -535,18 +538,13 @@ const harness::Registrar registrar([](harness::Registry& r) {
   r.add_experiment(make_experiment(
       kPaper, "fig6", "Fig. 6", "probe rate vs load factor, sequence probed with itself: probe-standard, probe-new, linear probing",
       {"probe_standard", "probe_new", "linear_probing"},
-      [](const RunOptions& o) {
-        return without_dense_linear_probing(sweep({"probe_standard", "probe_new", "linear_probing"},
-                                                  {o.pick_size(kPaperN, kPaperN)}, "load_factor", loads(o)));
-      },
-      run_fig6));
+      load_sweep, run_fig6));
 
   r.add_experiment(make_experiment(
       kPaper, "fig7", "Fig. 7", "probe rate vs average appearances (both inputs): probe-standard, probe-new, linear probing 0.5, 0.8",
       {"probe_standard", "probe_new", "linear_probing_0.5", "linear_probing_0.8"},
-      [](const RunOptions& o) {
-        return sweep({"probe_standard", "probe_new", "linear_probing_0.5", "linear_probing_0.8"},
-                     {o.pick_size(kPaperN, kPaperN)}, "multiplicity",
+      [](const RunOptions& o, const Variants& v) {
+        return sweep(v, {o.pick_size(kPaperN, kPaperN)}, "multiplicity",
                      o.full() ? kMultiplicities : kQuickProbeMultiplicities);
       },
       run_fig7));
@@ -554,8 +552,8 @@ const harness::Registrar registrar([](harness::Registry& r) {
   r.add_experiment(make_experiment(
       kPaper, "fig8", "Fig. 8", "V2 build and probe rate vs hash range (load factor 0.5: range 2N .. 4: range N/4)",
       {"build_v2", "probe_standard", "probe_new"},
-      [](const RunOptions& o) {
-        return sweep({"build_v2", "probe_standard", "probe_new"}, {o.pick_size(kPaperN, kPaperN)}, "load_factor",
+      [](const RunOptions& o, const Variants& v) {
+        return sweep(v, {o.pick_size(kPaperN, kPaperN)}, "load_factor",
                      o.full() ? kLoads : std::vector<double>{0.5, 1.0, 2.0, 4.0});
       },
       run_fig8));
@@ -563,8 +561,8 @@ const harness::Registrar registrar([](harness::Registry& r) {
   r.add_experiment(make_experiment(
       kPaper, "fig9", "Fig. 9", "join (build + probe-new, count) of two random inputs vs the multi-core CPU hash join (MC-Hash stand-in); rate counts both inputs",
       {"hashgraph", "cpu_join"},
-      [](const RunOptions& o) {
-        return sweep({"hashgraph", "cpu_join"}, {o.pick_size(kPaperN, kPaperN)}, "multiplicity",
+      [](const RunOptions& o, const Variants& v) {
+        return sweep(v, {o.pick_size(kPaperN, kPaperN)}, "multiplicity",
                      o.full() ? std::vector<double>{1, 2, 4, 8, 16, 32} : std::vector<double>{1, 4, 32});
       },
       run_fig9));
@@ -572,14 +570,14 @@ const harness::Registrar registrar([](harness::Registry& r) {
   r.add_experiment(make_experiment(
       kPaper, "largest_input", "Section 4", "the largest sequence input V2 builds on this GPU (load 1), its rate; the table checked whole on the device",
       {"v2"},
-      [](const RunOptions& o) {
-        if (!o.sizes.empty()) return sweep({"v2"}, {o.sizes.front()}, "", {0});
+      [](const RunOptions& o, const Variants& v) {
+        if (!o.sizes.empty()) return sweep(v, {o.sizes.front()}, "", {0});
         // Without a GPU (listing, dry runs on a CPU machine) the size shown is the paper's.
-        return sweep({"v2"}, {o.gpu && gpu_available() ? largest_fitting_input() : kPaperN}, "", {0});
+        return sweep(v, {o.gpu && gpu_available() ? largest_fitting_input() : kPaperN}, "", {0});
       },
       run_largest));
 
-  r.add_demo({kPaper, "ten keys through V1 and V2: counts, offsets, edges, then both probes", true, run_demo});
+  r.add_demo({kPaper, "ten keys through V1 and V2: counts, offsets, edges, then both probes", /*needs_gpu=*/true, run_demo});
 });
 
 }  // namespace
