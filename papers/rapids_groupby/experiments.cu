@@ -42,16 +42,18 @@
 #include "hashlab/rapids_groupby/hashcode_cost.hpp"
 #include "hashlab/reference/cpu_baselines.hpp"
 #include "hashlab/reference/groupby.hpp"
+#include "src/dataset.hpp"
 
 namespace hashlab::rapids {
 namespace {
 
-using harness::Experiment;
+using harness::make_experiment;
 using harness::Point;
 using harness::PointContext;
 using harness::RunOptions;
 using harness::sweep;
 using harness::Timing;
+using harness::Variants;
 
 // The report's configuration (sections 4 and 5): 2 key columns, 3 value columns, {sum, sum, min}.
 constexpr int kKeyColumns = 2;
@@ -71,40 +73,22 @@ struct Staging {
   PinnedBuffer<double> out_real;         // groups per real output column
 };
 
-/// One dataset, on the device and the host, with its reference result.
-struct Dataset {
-  std::size_t rows = 0;
-  int key_columns = 0;
+/// A dataset of the experiments (int32 values in [0, kValueMax]) with its ops, its reference
+/// result and, once a point needs it, its staging.
+struct ReportDataset : Dataset<std::int32_t> {
   std::vector<Aggregation> ops;
-  DeviceBuffer<std::uint32_t> keys;
-  DeviceBuffer<std::int32_t> values;
-  std::vector<std::uint32_t> host_keys;
-  std::vector<std::int32_t> host_values;
-  std::vector<std::vector<std::uint32_t>> key_columns_host;
-  std::vector<std::vector<std::int32_t>> value_columns_host;
   reference::GroupByResult expected;
   std::shared_ptr<Staging> staging;  // see staged()
 
-  GroupByInput<std::int32_t> input() const {
-    GroupByInput<std::int32_t> in;
-    in.keys = keys.data();
-    in.key_columns = key_columns;
-    in.values = values.data();
-    in.value_columns = static_cast<int>(ops.size());
-    in.rows = rows;
-    in.host_keys = host_keys.data();
-    return in;
-  }
-  reference::GroupByResult cpu_groupby() const {
-    return reference::groupby(key_columns_host, value_columns_host, ops);
-  }
+  reference::GroupByResult cpu_groupby() const { return Dataset::cpu_groupby(ops); }
 };
 
-Dataset make_dataset(std::size_t rows, std::uint64_t unique, int key_columns, const std::vector<Aggregation>& ops,
-                     std::uint64_t seed, cudaStream_t stream) {
-  Dataset d;
+ReportDataset make_dataset(std::size_t rows, std::uint64_t unique, int key_columns, const std::vector<Aggregation>& ops,
+                           std::uint64_t seed, cudaStream_t stream) {
+  ReportDataset d;
   d.rows = rows;
   d.key_columns = key_columns;
+  d.value_columns = static_cast<int>(ops.size());
   d.ops = ops;
   d.keys = DeviceBuffer<std::uint32_t>(rows * key_columns, stream);
   d.values = DeviceBuffer<std::int32_t>(rows * ops.size(), stream);
@@ -113,26 +97,23 @@ Dataset make_dataset(std::size_t rows, std::uint64_t unique, int key_columns, co
     gen::generate_values<std::int32_t>(seed + 1 + v, 0, kValueMax, d.values.data() + v * rows, rows, stream);
   d.host_keys = d.keys.to_host(stream);
   d.host_values = d.values.to_host(stream);
-  for (int c = 0; c < key_columns; ++c)
-    d.key_columns_host.emplace_back(d.host_keys.begin() + c * rows, d.host_keys.begin() + (c + 1) * rows);
-  for (std::size_t v = 0; v < ops.size(); ++v)
-    d.value_columns_host.emplace_back(d.host_values.begin() + v * rows, d.host_values.begin() + (v + 1) * rows);
+  d.split_host_columns();
   d.expected = d.cpu_groupby();
   return d;
 }
 
 /// The dataset of a point, built once per (rows, unique keys, columns) and shared by its variants.
-Dataset& dataset(PointContext& ctx, std::size_t rows, std::uint64_t unique, int key_columns,
+ReportDataset& dataset(PointContext& ctx, std::size_t rows, std::uint64_t unique, int key_columns,
                  const std::vector<Aggregation>& ops) {
   const std::string key = "data:" + std::to_string(rows) + ":" + std::to_string(unique) + ":" +
                           std::to_string(key_columns) + ":" + std::to_string(ops.size());
-  return ctx.cached<Dataset>(key, [&] {
+  return ctx.cached<ReportDataset>(key, [&] {
     ctx.drop_cached("data:");
     return make_dataset(rows, unique, key_columns, ops, ctx.seed(), ctx.stream());
   });
 }
 
-void verify_against(PointContext& ctx, const Dataset& d, const reference::GroupByResult& got) {
+void verify_against(PointContext& ctx, const ReportDataset& d, const reference::GroupByResult& got) {
   const std::string diff = reference::compare(d.expected, got, 1e-9);
   ctx.verify(diff.empty(), diff);
 }
@@ -165,7 +146,7 @@ double sd_of(const std::vector<double>& x) {
 
 // ---- the copies the report's times include ---------------------------------------------------
 
-Staging& staged(Dataset& d, cudaStream_t stream) {
+Staging& staged(ReportDataset& d, cudaStream_t stream) {
   if (!d.staging) {
     auto s = std::make_shared<Staging>();
     s->keys = PinnedBuffer<std::uint32_t>(d.host_keys.size());
@@ -232,7 +213,7 @@ reference::GroupByResult host_groups(const DeviceGroups& out, const Staging& s) 
 /// pinned host memory after (device buffers allocated beforehand, outside the timed region).
 /// Reports `groupby_with_copies_time` and verifies the groups that reached the host.
 template <class Run>
-void time_with_copies(PointContext& ctx, Dataset& d, Run run) {
+void time_with_copies(PointContext& ctx, ReportDataset& d, Run run) {
   Staging& s = staged(d, ctx.stream());
   GroupByInput<std::int32_t> in = d.input();
   in.keys = s.device_keys.data();
@@ -256,7 +237,7 @@ void time_with_copies(PointContext& ctx, Dataset& d, Run run) {
 
 /// The phases of `runs` untimed group-bys with events around them (Fig. 4's sampling overhead,
 /// Fig. 5's breakdown): median, minimum and maximum per phase, each verified.
-void report_phases(PointContext& ctx, const Dataset& d, HashGroupBy& groupby, GroupByOptions opt) {
+void report_phases(PointContext& ctx, const ReportDataset& d, HashGroupBy& groupby, GroupByOptions opt) {
   opt.time_phases = true;
   std::vector<double> predict, fill, extract;
   for (int r = 0; r < ctx.options().effective_repetitions(); ++r) {
@@ -287,7 +268,7 @@ void report_stats(PointContext& ctx, const GroupByStats& s, std::uint64_t true_c
 /// Runs one variant of the report's comparison on `d`: times it, verifies it, reports it.
 /// Variants: cpu_stl, sort_thrust, hash_cpu_sampling, hash_gpu_sampling, hash_<factor>x. With
 /// `with_copies`, sort_thrust and the sampled hash group-bys are also timed with the copies.
-void run_variant(PointContext& ctx, Dataset& d, const std::string& variant, double unique, bool with_copies) {
+void run_variant(PointContext& ctx, ReportDataset& d, const std::string& variant, double unique, bool with_copies) {
   const double rows = static_cast<double>(d.rows);
   if (variant == "cpu_stl") {
     reference::GroupByResult got;
@@ -365,7 +346,7 @@ void print_groups(const char* title, const reference::GroupByResult& r, std::siz
 void run_fig2(PointContext& ctx) {
   const Point& p = ctx.point();
   constexpr std::uint64_t kUnique = 10;  // section 4
-  Dataset& d = dataset(ctx, p.n, kUnique, kKeyColumns, kReportOps);
+  ReportDataset& d = dataset(ctx, p.n, kUnique, kKeyColumns, kReportOps);
   reference::GroupByResult cpu;
   const auto cpu_time = ctx.time_host([&] { cpu = d.cpu_groupby(); });
   HashGroupBy groupby;
@@ -400,13 +381,13 @@ void run_fig2(PointContext& ctx) {
 void run_fig3(PointContext& ctx) {
   const Point& p = ctx.point();
   const auto unique = static_cast<std::uint64_t>(p.param_value);
-  Dataset& d = dataset(ctx, p.n, unique, kKeyColumns, kReportOps);
+  ReportDataset& d = dataset(ctx, p.n, unique, kKeyColumns, kReportOps);
   run_variant(ctx, d, p.variant, static_cast<double>(std::min<std::uint64_t>(unique, p.n)), /*with_copies=*/true);
 }
 
 void run_fig4(PointContext& ctx, std::uint64_t unique) {
   const Point& p = ctx.point();
-  Dataset& d = dataset(ctx, p.n, unique, kKeyColumns, kReportOps);
+  ReportDataset& d = dataset(ctx, p.n, unique, kKeyColumns, kReportOps);
   run_variant(ctx, d, p.variant, static_cast<double>(std::min<std::uint64_t>(unique, p.n)), /*with_copies=*/true);
 }
 
@@ -418,7 +399,7 @@ void run_fig4(PointContext& ctx, std::uint64_t unique) {
 // the rows, the report's factor applied to the largest possible N): a count per group, whose
 // number of groups is the exact N. Timed whole (table, fill, used-slot search), as
 // `predict_phase_time` beside the samplers' predictions.
-void run_histogram_prediction(PointContext& ctx, Dataset& d) {
+void run_histogram_prediction(PointContext& ctx, ReportDataset& d) {
   const double rows = static_cast<double>(d.rows);
   GroupByInput<std::int32_t> in = d.input();
   in.value_columns = 1;  // a count needs a column; its values are not read
@@ -445,7 +426,7 @@ void run_histogram_prediction(PointContext& ctx, Dataset& d) {
 void run_fig5(PointContext& ctx) {
   const Point& p = ctx.point();
   constexpr std::uint64_t kUnique = 10000;  // section 5
-  Dataset& d = dataset(ctx, p.n, kUnique, kKeyColumns, kReportOps);
+  ReportDataset& d = dataset(ctx, p.n, kUnique, kKeyColumns, kReportOps);
   const double rows = static_cast<double>(p.n);
   if (p.variant == "sort_thrust") {
     run_variant(ctx, d, p.variant, kUnique, /*with_copies=*/true);
@@ -505,7 +486,7 @@ void run_fig5(PointContext& ctx) {
 void run_prediction(PointContext& ctx) {
   const Point& p = ctx.point();
   const auto unique = static_cast<std::uint64_t>(p.param_value);
-  Dataset& d = dataset(ctx, p.n, unique, kKeyColumns, kReportOps);
+  ReportDataset& d = dataset(ctx, p.n, unique, kKeyColumns, kReportOps);
   constexpr int kRuns = 20;  // section 3: "20 repeated tests were done"
   GroupByOptions opt;
   opt.sampling = p.variant == "cpu_sampling" ? Sampling::kCpu : Sampling::kGpu;
@@ -555,7 +536,7 @@ void run_prediction(PointContext& ctx) {
 void run_relaunch(PointContext& ctx) {
   const Point& p = ctx.point();
   constexpr std::uint64_t kUnique = 10000;
-  Dataset& d = dataset(ctx, p.n, kUnique, kKeyColumns, kReportOps);
+  ReportDataset& d = dataset(ctx, p.n, kUnique, kKeyColumns, kReportOps);
   GroupByOptions opt;
   opt.sampling = Sampling::kNone;
   opt.table_size = static_cast<std::size_t>(p.param_value);
@@ -582,7 +563,7 @@ bool has_floor(const std::string& variant) { return variant.find("_1pct") == std
 void run_relaunch_rate(PointContext& ctx) {
   const Point& p = ctx.point();
   const auto unique = static_cast<std::uint64_t>(p.param_value);
-  Dataset& d = dataset(ctx, p.n, unique, kKeyColumns, kReportOps);
+  ReportDataset& d = dataset(ctx, p.n, unique, kKeyColumns, kReportOps);
   const int runs = unique >= 10000 ? 1000 : 100;
   GroupByOptions opt;
   opt.sampling = p.variant.rfind("cpu", 0) == 0 ? Sampling::kCpu : Sampling::kGpu;
@@ -625,7 +606,7 @@ void run_relaunch_rate(PointContext& ctx) {
 void run_sampler_spread(PointContext& ctx) {
   const Point& p = ctx.point();
   const auto unique = static_cast<std::uint64_t>(p.param_value);
-  Dataset& d = dataset(ctx, p.n, unique, kKeyColumns, kReportOps);
+  ReportDataset& d = dataset(ctx, p.n, unique, kKeyColumns, kReportOps);
   constexpr int kRuns = 200;
   const bool triples = p.variant == "triples";
   const std::uint64_t report_budget = gpu_triple_budget(p.n, 0);
@@ -717,7 +698,7 @@ void run_hashcode_cost(PointContext& ctx) {
 void run_comparators(PointContext& ctx) {
   const Point& p = ctx.point();
   constexpr std::uint64_t kUnique = 10000;
-  Dataset& d = dataset(ctx, p.n, kUnique, 1, {Aggregation::kSum});
+  ReportDataset& d = dataset(ctx, p.n, kUnique, 1, {Aggregation::kSum});
   const double rows = static_cast<double>(p.n);
   if (p.variant == "cpu_parallel") {
     reference::GroupByResult got;
@@ -871,99 +852,95 @@ int run_demo(const RunOptions& options) {
 }
 
 const harness::Registrar registrar([](harness::Registry& r) {
-  auto add = [&r](const std::string& name, const std::string& figure, const std::string& description,
-                  std::vector<std::string> variants, std::function<std::vector<Point>(const RunOptions&)> plan,
-                  std::function<void(PointContext&)> run) {
-    r.add_experiment(harness::make_experiment("rapids_groupby", name, figure, description, std::move(variants),
-                                              std::move(plan), std::move(run)));
-  };
-  const std::vector<std::string> report_variants = {"cpu_stl", "sort_thrust", "hash_cpu_sampling", "hash_gpu_sampling"};
-
-  add("fig2_verification", "Fig. 2",
+  r.add_experiment(make_experiment(
+      "rapids_groupby", "fig2_verification", "Fig. 2",
       "verification run: 100K rows, 2 key columns, 10 unique keys, ops {sum, sum, min}, CPU beside GPU",
-      {"hash_gpu_sampling"}, [](const RunOptions& o) { return sweep({"hash_gpu_sampling"}, o.pick_sizes({100000}, {100000})); },
-      run_fig2);
+      {"hash_gpu_sampling"}, [](const RunOptions& o, const Variants& v) { return sweep(v, o.pick_sizes({100000}, {100000})); },
+      run_fig2));
 
-  const std::vector<std::string> fig3_variants = {"cpu_stl", "sort_thrust", "hash_1x", "hash_1.3x", "hash_2x",
-                                                  "hash_2.6x", "hash_4x", "hash_gpu_sampling"};
-  add("fig3_table_size", "Fig. 3a/3b",
+  r.add_experiment(make_experiment(
+      "rapids_groupby", "fig3_table_size", "Fig. 3a/3b",
       "1M rows, table 1x..4x the unique keys vs predicted, beside CPU and sort-based; probe steps per size",
-      fig3_variants, [fig3_variants](const RunOptions& o) {
-        return sweep(fig3_variants, {o.pick_size(1000000, 1000000)}, "unique_keys",
-                     std::vector<double>{100, 1000, 10000, 100000});
+      {"cpu_stl", "sort_thrust", "hash_1x", "hash_1.3x", "hash_2x", "hash_2.6x", "hash_4x", "hash_gpu_sampling"},
+      [](const RunOptions& o, const Variants& v) {
+        return sweep(v, {o.pick_size(1000000, 1000000)}, "unique_keys", std::vector<double>{100, 1000, 10000, 100000});
       },
-      run_fig3);
+      run_fig3));
 
-  // The issue's 1K .. 100M rows in both profiles: the 100M points cost about 30 s per figure on
-  // an H100 host (the single-threaded CPU comparator and the reference, 2 GB of input).
-  const std::vector<std::uint64_t> quick_rows = {1000, 10000, 100000, 1000000, 10000000, 100000000};
-  const std::vector<std::uint64_t> full_rows = quick_rows;
-  add("fig4a_rows_100_keys", "Fig. 4a", "time vs rows, 100 unique keys, 2 key / 3 value columns", report_variants,
-      [=](const RunOptions& o) { return sweep(report_variants, o.pick_sizes(quick_rows, full_rows)); },
-      [](PointContext& ctx) { run_fig4(ctx, 100); });
-  add("fig4b_rows_10k_keys", "Fig. 4b", "time vs rows, 10K unique keys, 2 key / 3 value columns", report_variants,
-      [=](const RunOptions& o) { return sweep(report_variants, o.pick_sizes(quick_rows, full_rows)); },
-      [](PointContext& ctx) { run_fig4(ctx, 10000); });
+  // Fig. 4's two panels: the same variants and rows. The issue's 1K .. 100M rows in both
+  // profiles: the 100M points cost about 30 s per figure on an H100 host (the single-threaded CPU
+  // comparator and the reference, 2 GB of input).
+  const Variants report_variants = {"cpu_stl", "sort_thrust", "hash_cpu_sampling", "hash_gpu_sampling"};
+  const auto rows_plan = [](const RunOptions& o, const Variants& v) {
+    const std::vector<std::uint64_t> rows = {1000, 10000, 100000, 1000000, 10000000, 100000000};
+    return sweep(v, o.pick_sizes(rows, rows));
+  };
+  r.add_experiment(make_experiment("rapids_groupby", "fig4a_rows_100_keys", "Fig. 4a",
+                                   "time vs rows, 100 unique keys, 2 key / 3 value columns", report_variants, rows_plan,
+                                   [](PointContext& ctx) { run_fig4(ctx, 100); }));
+  r.add_experiment(make_experiment("rapids_groupby", "fig4b_rows_10k_keys", "Fig. 4b",
+                                   "time vs rows, 10K unique keys, 2 key / 3 value columns", report_variants, rows_plan,
+                                   [](PointContext& ctx) { run_fig4(ctx, 10000); }));
 
-  const std::vector<std::string> fig5_variants = {"hash_gpu_sampling", "hash_cpu_sampling", "sort_thrust",
-                                                  "histogram_prediction"};
-  add("fig5_breakdown", "Fig. 5",
+  r.add_experiment(make_experiment(
+      "rapids_groupby", "fig5_breakdown", "Fig. 5",
       "phases at 100M rows, 10K keys, 2 key / 3 value columns; whole group-by (with and without the copies) vs "
       "sort-based; a histogram of the whole input as the prediction",
-      fig5_variants,
-      [fig5_variants](const RunOptions& o) { return sweep(fig5_variants, {o.pick_size(100000000, 100000000)}); },
-      run_fig5);
+      {"hash_gpu_sampling", "hash_cpu_sampling", "sort_thrust", "histogram_prediction"},
+      [](const RunOptions& o, const Variants& v) { return sweep(v, {o.pick_size(100000000, 100000000)}); }, run_fig5));
 
-  add("prediction", "Section 3 (prediction)",
+  r.add_experiment(make_experiment(
+      "rapids_groupby", "prediction", "Section 3 (prediction)",
       "20 runs at 1M rows per unique-key count: predicted vs true cardinality, relaunches", {"cpu_sampling", "gpu_sampling"},
-      [](const RunOptions& o) {
-        return sweep({"cpu_sampling", "gpu_sampling"}, {o.pick_size(1000000, 1000000)}, "unique_keys", {10, 100, 1000, 10000});
+      [](const RunOptions& o, const Variants& v) {
+        return sweep(v, {o.pick_size(1000000, 1000000)}, "unique_keys", {10, 100, 1000, 10000});
       },
-      run_prediction);
+      run_prediction));
 
-  const std::vector<std::string> rate_variants = {"gpu_sampling_1pct", "gpu_sampling", "cpu_sampling_1pct",
-                                                  "cpu_sampling"};
-  add("relaunch_rate", "Section 3 (no relaunch in 20 runs)",
+  r.add_experiment(make_experiment(
+      "rapids_groupby", "relaunch_rate", "Section 3 (no relaunch in 20 runs)",
       "1M rows: runs that relaunch, at the report's 1% sample and at our floors; 1000 runs at 10K keys, 100 at 10..1K",
-      rate_variants,
-      [rate_variants](const RunOptions& o) {
-        return sweep(rate_variants, {o.pick_size(1000000, 1000000)}, "unique_keys", {10, 100, 1000, 10000});
+      {"gpu_sampling_1pct", "gpu_sampling", "cpu_sampling_1pct", "cpu_sampling"},
+      [](const RunOptions& o, const Variants& v) {
+        return sweep(v, {o.pick_size(1000000, 1000000)}, "unique_keys", {10, 100, 1000, 10000});
       },
-      run_relaunch_rate);
+      run_relaunch_rate));
 
-  const std::vector<std::string> spread_variants = {"pairs", "triples", "pairs_equal_reads"};
-  add("sampler_spread", "Section 3 (triples vs pairs)",
+  r.add_experiment(make_experiment(
+      "rapids_groupby", "sampler_spread", "Section 3 (triples vs pairs)",
       "1M rows: spread of 200 estimates from 10,000 pairs, 10,000 triples and 15,000 pairs (the triples' row reads)",
-      spread_variants,
-      [spread_variants](const RunOptions& o) {
-        return sweep(spread_variants, {o.pick_size(1000000, 1000000)}, "unique_keys", {10, 100, 1000, 10000});
+      {"pairs", "triples", "pairs_equal_reads"},
+      [](const RunOptions& o, const Variants& v) {
+        return sweep(v, {o.pick_size(1000000, 1000000)}, "unique_keys", {10, 100, 1000, 10000});
       },
-      run_sampler_spread);
+      run_sampler_spread));
 
-  const std::vector<std::string> hash_forms = {"shift_subtract", "multiply", "as_compiled"};
-  add("hashcode_cost", "Section 3 (x * 31)",
+  r.add_experiment(make_experiment(
+      "rapids_groupby", "hashcode_cost", "Section 3 (x * 31)",
       "16M rows, 2 key columns: 32 chained hashcodes per row, x * 31 as a shift and a subtraction or a multiplication",
-      hash_forms, [hash_forms](const RunOptions& o) { return sweep(hash_forms, {o.pick_size(1u << 24, 1u << 24)}); },
-      run_hashcode_cost);
+      {"shift_subtract", "multiply", "as_compiled"},
+      [](const RunOptions& o, const Variants& v) { return sweep(v, {o.pick_size(1u << 24, 1u << 24)}); }, run_hashcode_cost));
 
-  add("relaunch", "Section 3 (relaunch)", "1M rows, 10K keys from tiny initial tables: relaunch count and cost",
+  r.add_experiment(make_experiment(
+      "rapids_groupby", "relaunch", "Section 3 (relaunch)", "1M rows, 10K keys from tiny initial tables: relaunch count and cost",
       {"hash_fixed_start"},
-      [](const RunOptions& o) {
-        return sweep({"hash_fixed_start"}, {o.pick_size(1000000, 1000000)}, "initial_table_size", {1, 100, 1000, 10000, 26000});
+      [](const RunOptions& o, const Variants& v) {
+        return sweep(v, {o.pick_size(1000000, 1000000)}, "initial_table_size", {1, 100, 1000, 10000, 26000});
       },
-      run_relaunch);
+      run_relaunch));
 
-  const std::vector<std::string> one_col = {"hash_gpu_sampling", "sort_thrust", "sort_cub", "cpu_stl", "cpu_parallel"};
-  add("comparators_1col", "comparators", "1 key / 1 value column (sum), 10K keys: the shared CPU and GPU baselines",
-      one_col, [=](const RunOptions& o) { return sweep(one_col, o.pick_sizes({1000000, 10000000}, {1000000, 10000000, 100000000})); },
-      run_comparators);
+  r.add_experiment(make_experiment(
+      "rapids_groupby", "comparators_1col", "comparators",
+      "1 key / 1 value column (sum), 10K keys: the shared CPU and GPU baselines",
+      {"hash_gpu_sampling", "sort_thrust", "sort_cub", "cpu_stl", "cpu_parallel"},
+      [](const RunOptions& o, const Variants& v) {
+        return sweep(v, o.pick_sizes({1000000, 10000000}, {1000000, 10000000, 100000000}));
+      },
+      run_comparators));
 
-  harness::Demo demo;
-  demo.paper = "rapids_groupby";
-  demo.description = "12 rows, 2 key columns: hash codes, each row's CAS / compare / probe steps, the relaunch, the table, the extraction";
-  demo.needs_gpu = false;
-  demo.run = run_demo;
-  r.add_demo(std::move(demo));
+  r.add_demo({"rapids_groupby",
+              "12 rows, 2 key columns: hash codes, each row's CAS / compare / probe steps, the relaunch, the table, the extraction",
+              /*needs_gpu=*/false, run_demo});
 });
 
 }  // namespace

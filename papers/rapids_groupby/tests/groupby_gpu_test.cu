@@ -11,6 +11,7 @@
 #include "hashlab/rapids_groupby/groupby.hpp"
 #include "hashlab/reference/groupby.hpp"
 #include "hashlab/testing/gpu_test.hpp"
+#include "../src/dataset.hpp"
 #include "../src/table.cuh"
 
 namespace hashlab::rapids {
@@ -18,37 +19,6 @@ namespace {
 
 using testing::GpuTest;
 using testing::LazyStream;
-
-/// A column-major dataset on host and device.
-template <class V>
-struct Dataset {
-  std::size_t rows = 0;
-  int key_columns = 0;
-  int value_columns = 0;
-  std::vector<std::uint32_t> host_keys;  // column-major
-  std::vector<V> host_values;            // column-major
-  DeviceBuffer<std::uint32_t> keys;
-  DeviceBuffer<V> values;
-
-  GroupByInput<V> input() const {
-    GroupByInput<V> in;
-    in.keys = keys.data();
-    in.key_columns = key_columns;
-    in.values = values.data();
-    in.value_columns = value_columns;
-    in.rows = rows;
-    in.host_keys = host_keys.data();
-    return in;
-  }
-  reference::GroupByResult expected(const std::vector<Aggregation>& ops) const {
-    std::vector<std::vector<std::uint32_t>> k(key_columns);
-    for (int c = 0; c < key_columns; ++c) k[c].assign(host_keys.begin() + c * rows, host_keys.begin() + (c + 1) * rows);
-    std::vector<std::vector<V>> v(ops.size());
-    for (std::size_t i = 0; i < ops.size(); ++i)
-      v[i].assign(host_values.begin() + i * rows, host_values.begin() + (i + 1) * rows);
-    return reference::groupby(k, v, ops);
-  }
-};
 
 template <class V>
 Dataset<V> make_dataset(std::size_t rows, std::uint64_t unique, int key_columns, int value_columns,
@@ -65,6 +35,7 @@ Dataset<V> make_dataset(std::size_t rows, std::uint64_t unique, int key_columns,
   }
   d.keys = to_device(d.host_keys, stream);
   d.values = to_device(d.host_values, stream);
+  d.split_host_columns();
   return d;
 }
 
@@ -78,7 +49,7 @@ class RapidsGroupBy : public GpuTest {
                       GroupByStats* stats = nullptr) {
     HashGroupBy groupby;
     const DeviceGroups out = groupby.aggregate(d.input(), ops, options, stream_);
-    const std::string diff = reference::compare(d.expected(ops), out.to_reference(stream_), 1e-9);
+    const std::string diff = reference::compare(d.cpu_groupby(ops), out.to_reference(stream_), 1e-9);
     EXPECT_EQ(diff, "");
     EXPECT_EQ(groupby.stats().groups, out.groups);
     if (stats) *stats = groupby.stats();
@@ -103,7 +74,7 @@ TEST_F(RapidsGroupBy, DoubleValuesMatchWithinTolerance) {
   const auto d = make_dataset<double>(40000, 300, 2, 5, testing::test_seed(), stream_);
   HashGroupBy groupby;
   const auto out = groupby.aggregate(d.input(), kAllOps, GroupByOptions{}, stream_);
-  EXPECT_EQ(reference::compare(d.expected(kAllOps), out.to_reference(stream_), 1e-9), "");
+  EXPECT_EQ(reference::compare(d.cpu_groupby(kAllOps), out.to_reference(stream_), 1e-9), "");
 }
 
 TEST_F(RapidsGroupBy, GroupCountsFromOneToAllDistinct) {
@@ -191,7 +162,8 @@ TEST_F(RapidsGroupBy, SkewedKeysUnderestimatedThenRelaunchedCorrectly) {
   d.host_values = gen::generate_values_host<std::int32_t>(41, -5, 5, d.rows);
   d.keys = std::move(keys);
   d.values = to_device(d.host_values, stream_);
-  const auto groups = static_cast<double>(d.expected({Aggregation::kSum}).groups());
+  d.split_host_columns();
+  const auto groups = static_cast<double>(d.cpu_groupby({Aggregation::kSum}).groups());
   ASSERT_GT(groups, 5000.0);
   for (Sampling s : {Sampling::kGpu, Sampling::kCpu}) {
     SCOPED_TRACE(std::string("sampling ") + to_string(s));
@@ -238,10 +210,10 @@ TEST_F(RapidsGroupBy, SortBasedComparatorMatchesReference) {
   for (int k : {1, 2, 3}) {
     const auto d = make_dataset<std::int32_t>(30001, 500, k, 5, 59 + k, stream_);
     const auto out = sort_groupby(d.input(), kAllOps, stream_);
-    EXPECT_EQ(reference::compare(d.expected(kAllOps), out.to_reference(stream_)), "") << "key columns " << k;
+    EXPECT_EQ(reference::compare(d.cpu_groupby(kAllOps), out.to_reference(stream_)), "") << "key columns " << k;
   }
   const auto d = make_dataset<double>(10001, 50, 2, 5, 61, stream_);
-  EXPECT_EQ(reference::compare(d.expected(kAllOps), sort_groupby(d.input(), kAllOps, stream_).to_reference(stream_), 1e-9), "");
+  EXPECT_EQ(reference::compare(d.cpu_groupby(kAllOps), sort_groupby(d.input(), kAllOps, stream_).to_reference(stream_), 1e-9), "");
   const auto empty = make_dataset<std::int32_t>(0, 5, 2, 1, 67, stream_);
   EXPECT_EQ(sort_groupby(empty.input(), {Aggregation::kSum}, stream_).groups, 0u);
 }
