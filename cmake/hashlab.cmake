@@ -41,3 +41,46 @@ function(hashlab_add_tests name)
                LABELS ${name}
                ENVIRONMENT "HASHLAB_BINARY_DIR=${CMAKE_BINARY_DIR}")
 endfunction()
+
+# hashlab_add_paper(<name> [SOURCES <files...>] [EXPERIMENTS <files...>] [TESTS <files...>]
+#                   [LIBS <libs...>]): a module from the calling folder (papers/<name>/), each part
+# by default from its place in the layout (docs/design.md):
+#   hashlab_<name>               static library of SOURCES (src/*.cu, src/*.cpp) with the public
+#                                include/, linking hashlab_common and LIBS
+#   hashlab_<name>_experiments   the registered experiments and demo, EXPERIMENTS (experiments.cu,
+#                                experiments/*.cu, experiments/*.cpp), linked into `hashlab`
+#   <name>_tests                 one GoogleTest binary of TESTS (tests/*.cu, tests/*.cpp)
+function(hashlab_add_paper name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;EXPERIMENTS;TESTS;LIBS" ${ARGN})
+  if(ARG_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "hashlab_add_paper(${name}): unexpected '${ARG_UNPARSED_ARGUMENTS}' "
+                        "(takes SOURCES, EXPERIMENTS, TESTS and LIBS lists)")
+  endif()
+  set(dir ${CMAKE_CURRENT_SOURCE_DIR})
+  if(NOT ARG_SOURCES)
+    file(GLOB ARG_SOURCES CONFIGURE_DEPENDS ${dir}/src/*.cu ${dir}/src/*.cpp)
+  endif()
+  if(NOT ARG_EXPERIMENTS)
+    file(GLOB ARG_EXPERIMENTS CONFIGURE_DEPENDS ${dir}/experiments.cu ${dir}/experiments/*.cu ${dir}/experiments/*.cpp)
+  endif()
+  if(NOT ARG_TESTS)
+    file(GLOB ARG_TESTS CONFIGURE_DEPENDS ${dir}/tests/*.cu ${dir}/tests/*.cpp)
+  endif()
+  if(NOT ARG_SOURCES)
+    message(FATAL_ERROR "hashlab_add_paper(${name}): no sources in ${dir}/src (*.cu, *.cpp) and no SOURCES given")
+  endif()
+
+  set(library hashlab_${name})
+  add_library(${library} STATIC ${ARG_SOURCES})
+  target_include_directories(${library} PUBLIC ${dir}/include)
+  target_link_libraries(${library} PUBLIC hashlab_common ${ARG_LIBS})
+  hashlab_compile_options(${library})
+
+  if(ARG_EXPERIMENTS)
+    hashlab_add_experiments(${name} ${ARG_EXPERIMENTS})
+    target_link_libraries(hashlab_${name}_experiments PUBLIC ${library})
+  endif()
+  if(ARG_TESTS)
+    hashlab_add_tests(${name} ${ARG_TESTS} LIBS ${library})
+  endif()
+endfunction()
