@@ -7,8 +7,8 @@
 #   scripts/device_prebuilt.sh run <paper> [exp...]      hashlab run ... --quick into $OUT/results
 #   scripts/device_prebuilt.sh sanitize <tool> <bin> [gtest filter]
 #   scripts/device_prebuilt.sh mutants                   .devbin/mutants/*.bin must fail their tests
-#   scripts/device_prebuilt.sh owndata                   the own-data commands at 10M rows (and MP-EGA
-#                                                        on 200M rows, 1.6 GB, in a 512 MiB budget), --verify
+#   scripts/device_prebuilt.sh owndata                   the own-data commands at 2M rows (and MP-EGA
+#                                                        on 60M rows, 480 MB, in a 128 MiB budget), --verify
 # Logs go to $OUT (or build/prebuilt). The binaries unpack into build/prebuilt/.
 set -uo pipefail
 OUT=${OUT:-build/prebuilt}
@@ -65,18 +65,19 @@ case "$what" in
       else res=SURVIVED; fi
       echo "MUTANT $name: $res  [$(grep -c '^\[  FAILED  \]' "$OUT/mutant_$name.log") failed lines; tests: $regex]"
     done ;;
-  owndata)  # every GPU algorithm of each own-data command on numpy-written columns, verified
+  owndata)  # every GPU algorithm of each own-data command on numpy-written columns, verified (--verify
+            # runs the single-threaded CPU reference: the sizes keep it to seconds)
     d=$(mktemp -d)
     python3 - "$d" <<'PY'
 import sys, numpy as np
-d, rng, n = sys.argv[1], np.random.default_rng(5), 10_000_000
-np.save(f"{d}/k.npy", rng.integers(0, 1_000_000, n).astype(np.uint32))
+d, rng, n = sys.argv[1], np.random.default_rng(5), 2_000_000
+np.save(f"{d}/k.npy", rng.integers(0, 200_000, n).astype(np.uint32))
 np.save(f"{d}/k2.npy", rng.integers(0, 8, n).astype(np.uint32))
 np.save(f"{d}/v.npy", rng.integers(0, 1000, n).astype(np.uint32))
 perm = rng.permutation(2 * n).astype(np.uint32)
 np.save(f"{d}/rk.npy", perm[:n]); np.save(f"{d}/sk.npy", perm[n // 2: n // 2 + n])
-big = 200_000_000
-np.save(f"{d}/bk.npy", rng.integers(0, 50_000_000, big, dtype=np.uint32))
+big = 60_000_000
+np.save(f"{d}/bk.npy", rng.integers(0, 5_000_000, big, dtype=np.uint32))
 np.save(f"{d}/bv.npy", rng.integers(0, 1000, big, dtype=np.uint32))
 PY
     H=$B/hashlab log=$OUT/own_data_commands.log
@@ -95,8 +96,8 @@ PY
       echo "\$ hashlab table --algo $a --build rk.npy --probe sk.npy --verify" >> "$log"
       "$H" table --algo $a --build $d/rk.npy --probe $d/sk.npy --verify >> "$log" 2>&1; echo "rc=$?" >> "$log"
     done
-    echo "\$ hashlab groupby --algo mp_ega --keys bk.npy --values bv.npy --agg sum --gpu-memory-budget 512MiB --reps 1 --warmup 0 --verify  (200M rows, 1.6 GB of columns)" >> "$log"
-    "$H" groupby --algo mp_ega --keys $d/bk.npy --values $d/bv.npy --agg sum --gpu-memory-budget 512MiB --reps 1 --warmup 0 --verify >> "$log" 2>&1; echo "rc=$?" >> "$log"
+    echo "\$ hashlab groupby --algo mp_ega --keys bk.npy --values bv.npy --agg sum --gpu-memory-budget 128MiB --reps 1 --warmup 0 --verify  (60M rows, 480 MB of columns)" >> "$log"
+    "$H" groupby --algo mp_ega --keys $d/bk.npy --values $d/bv.npy --agg sum --gpu-memory-budget 128MiB --reps 1 --warmup 0 --verify >> "$log" 2>&1; echo "rc=$?" >> "$log"
     rm -rf "$d"
     grep -c "verify: ok" "$log" | sed 's/^/verified commands: /'; grep -E "^rc=[^0]|FAILED|error" "$log" | head ;;
   *) echo "usage: $0 tests | probe | run <paper> [exp...] | sanitize <tool> <binary> [filter] | mutants | owndata"; exit 2 ;;

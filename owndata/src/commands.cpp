@@ -145,8 +145,8 @@ void print_stats(const std::vector<Stat>& stats) {
   std::cout << "stats:";
   for (const auto& s : stats) {
     std::ostringstream v;
-    v.precision(6);
-    v << s.value;
+    if (s.value == static_cast<double>(static_cast<long long>(s.value))) v << static_cast<long long>(s.value);
+    else v << s.value;
     std::cout << " " << s.name << "=" << v.str();
   }
   std::cout << "\n";

@@ -302,7 +302,11 @@ class HostPassesRun : public GroupByRun {
     results_.clear();
     for (const Pass& p : passes_) results_.push_back(run_pass(p));
   }
-  reference::GroupByResult result(cudaStream_t) override { return assemble(input_, aggs_, passes_, results_); }
+  reference::GroupByResult result(cudaStream_t) override {
+    std::vector<reference::GroupByResult> sorted = results_;  // untimed: each pass's groups in key order
+    for (auto& r : sorted) r.sort_by_key();
+    return assemble(input_, aggs_, passes_, std::move(sorted));
+  }
   bool on_host() const override { return true; }
 
  protected:
@@ -345,8 +349,13 @@ class MpEgaRun final : public HostPassesRun {
 
  private:
   reference::GroupByResult run_pass(const Pass& pass) override {
+    // The groups copied out of MP-EGA's pinned output, in its order (result() sorts them, untimed).
     const auto& keys = input_.keys.front().data;
-    return mp_->run(keys.data(), values_[pass.value].data(), keys.size(), pass.op).to_reference(pass.op);
+    const ega::HostGroups& g = mp_->run(keys.data(), values_[pass.value].data(), keys.size(), pass.op);
+    reference::GroupByResult r;
+    r.keys.emplace_back(g.keys, g.keys + g.count);
+    r.aggregates.push_back({pass.op, std::vector<std::int64_t>(g.aggregates, g.aggregates + g.count), {}});
+    return r;
   }
   std::vector<std::vector<std::uint32_t>> values_;
   std::unique_ptr<ega::MpEga> mp_;
