@@ -32,6 +32,8 @@
 #include <type_traits>
 
 #include "hashlab/common/hash.hpp"
+#include "hashlab/common/scatter.hpp"
+#include "hashlab/common/threads.hpp"
 
 namespace hashlab::cpu {
 namespace {
@@ -67,46 +69,10 @@ constexpr unsigned kMaxSharedScanThreads = 4;
 
 // ---- threads and buffers ----------------------------------------------------------------------
 
-/// Runs fn(t) for t in [0, threads) on as many threads (the caller's included) and rethrows the
-/// first exception any of them threw.
-template <class Fn>
-void run_threads(unsigned threads, Fn&& fn) {
-  if (threads <= 1) {
-    fn(0u);
-    return;
-  }
-  std::vector<std::exception_ptr> errors(threads);
-  auto guarded = [&](unsigned t) {
-    try {
-      fn(t);
-    } catch (...) {
-      errors[t] = std::current_exception();
-    }
-  };
-  std::vector<std::thread> pool;
-  pool.reserve(threads - 1);
-  try {
-    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(guarded, t);
-  } catch (...) {
-    for (auto& thread : pool) thread.join();
-    throw;
-  }
-  guarded(0);
-  for (auto& thread : pool) thread.join();
-  for (auto& error : errors)
-    if (error) std::rethrow_exception(error);
-}
-
 unsigned threads_for(std::size_t rows, unsigned requested) {
   const unsigned wanted = requested != 0 ? requested : default_threads();
   const std::size_t useful = std::max<std::size_t>(1, rows / kMinRowsPerThread);
   return static_cast<unsigned>(std::min<std::size_t>(wanted, useful));
-}
-
-/// Thread t's rows of n: [chunk_begin(t), chunk_begin(t + 1)).
-std::size_t chunk_begin(unsigned t, unsigned threads, std::size_t n) {
-  // floor(n * t / threads) without the overflow of n * t.
-  return n / threads * t + n % threads * t / threads;
 }
 
 /// Partition bits for `entries` table entries (groups, or build rows) over `rows` rows: enough
@@ -136,52 +102,7 @@ std::unique_ptr<T[]> uninitialized(std::size_t n) {
   return std::unique_ptr<T[]>(new T[n]);
 }
 
-// ---- phase 1: the stable parallel scatter -----------------------------------------------------
-
-struct Scatter {
-  std::vector<std::size_t> offsets;  // bucket b holds output rows [offsets[b], offsets[b + 1])
-  bool moved = true;                 // false when skipped (every row in one bucket)
-};
-
-/// Moves rows [0, n) into `buckets` buckets: move(i, destination) for every i, where rows of a
-/// bucket are contiguous and in input order. With skip_single_bucket, nothing moves when all
-/// rows share a bucket (a radix-sort pass over a digit that never changes).
-template <class BucketOf, class Move>
-Scatter scatter_by_bucket(std::size_t n, unsigned threads, std::size_t buckets, BucketOf bucket_of, Move move,
-                          bool skip_single_bucket = false) {
-  std::vector<std::size_t> cursor(std::size_t{threads} * buckets);
-  run_threads(threads, [&](unsigned t) {
-    std::vector<std::size_t> histogram(buckets);  // private: no false sharing while counting
-    for (std::size_t i = chunk_begin(t, threads, n), end = chunk_begin(t + 1, threads, n); i < end; ++i)
-      ++histogram[bucket_of(i)];
-    std::copy(histogram.begin(), histogram.end(), cursor.begin() + static_cast<std::ptrdiff_t>(t * buckets));
-  });
-
-  Scatter out;
-  out.offsets.resize(buckets + 1);
-  std::size_t total = 0;
-  for (std::size_t b = 0; b < buckets; ++b) {
-    out.offsets[b] = total;
-    for (unsigned t = 0; t < threads; ++t) {
-      const std::size_t count = cursor[t * buckets + b];
-      cursor[t * buckets + b] = total;
-      total += count;
-    }
-    if (skip_single_bucket && total - out.offsets[b] == n) {
-      out.moved = false;
-      return out;
-    }
-  }
-  out.offsets[buckets] = total;
-
-  run_threads(threads, [&](unsigned t) {
-    std::vector<std::size_t> next(cursor.begin() + static_cast<std::ptrdiff_t>(t * buckets),
-                                  cursor.begin() + static_cast<std::ptrdiff_t>((t + 1) * buckets));
-    for (std::size_t i = chunk_begin(t, threads, n), end = chunk_begin(t + 1, threads, n); i < end; ++i)
-      move(i, next[bucket_of(i)]++);
-  });
-  return out;
-}
+// Phase 1, the stable parallel scatter, is common's scatter_by_bucket (scatter.hpp).
 
 // ---- group-by ---------------------------------------------------------------------------------
 // One policy per aggregation: the per-group accumulator, how a row updates it, how two partial

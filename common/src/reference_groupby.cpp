@@ -14,7 +14,7 @@
 #include <type_traits>
 
 #include "hashlab/common/hash.hpp"
-#include "reference_flat_map.hpp"
+#include "hashlab/common/flat_map.hpp"
 
 namespace hashlab::reference {
 namespace {
@@ -136,7 +136,7 @@ GroupByResult groupby_columns(const KeyColumns& keys, std::size_t n, const std::
                               const std::vector<Aggregation>& ops) {
   // The map holds one entry per group: its first row (standing for the tuple) -> group id. The
   // number of groups is unknown; the map starts small and grows.
-  detail::FlatMap<Index, Index, RowHash<Index>, RowEqual<Index>> group_of(0, RowHash<Index>{&keys},
+  cpu::FlatMap<Index, Index, RowHash<Index>, RowEqual<Index>> group_of(0, RowHash<Index>{&keys},
                                                                          RowEqual<Index>{&keys});
   std::vector<Index> first_row;           // per group
   std::vector<std::int64_t> rows_of_group;  // per group

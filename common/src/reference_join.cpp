@@ -8,7 +8,7 @@
 #include <string>
 #include <utility>
 
-#include "reference_flat_map.hpp"
+#include "hashlab/common/flat_map.hpp"
 
 namespace hashlab::reference {
 namespace {
@@ -23,7 +23,7 @@ void check_indexable(const std::vector<std::uint32_t>& table, const char* name) 
 /// The rows of a table grouped by key, without one allocation per key: group_of maps a key to
 /// its group, and rows[begin[g] .. begin[g + 1]) are the rows of group g, ascending.
 struct RowsByKey {
-  detail::FlatMap<std::uint32_t, std::uint32_t> group_of;
+  cpu::FlatMap<std::uint32_t, std::uint32_t> group_of;
   std::vector<std::size_t> begin;
   std::vector<std::uint32_t> rows;
 
@@ -53,7 +53,7 @@ std::string repeated_key_message(std::uint32_t key, const char* table) {
 }  // namespace
 
 std::uint64_t inner_join_count(const std::vector<std::uint32_t>& r, const std::vector<std::uint32_t>& s) {
-  detail::FlatMap<std::uint32_t, std::uint64_t> rows_with_key(r.size());
+  cpu::FlatMap<std::uint32_t, std::uint64_t> rows_with_key(r.size());
   for (std::uint32_t key : r) ++rows_with_key.try_emplace(key, 0).first;
   std::uint64_t count = 0;
   for (std::uint32_t key : s)
@@ -80,12 +80,12 @@ std::vector<JoinPair> inner_join(const std::vector<std::uint32_t>& r, const std:
 std::vector<PkPkRow> pkpk_join(const std::vector<std::uint32_t>& r, const std::vector<std::uint32_t>& s) {
   check_indexable(r, "R");
   check_indexable(s, "S");
-  detail::FlatMap<std::uint32_t, std::uint32_t> r_row_of(r.size());
+  cpu::FlatMap<std::uint32_t, std::uint32_t> r_row_of(r.size());
   for (std::size_t i = 0; i < r.size(); ++i)
     if (!r_row_of.try_emplace(r[i], static_cast<std::uint32_t>(i)).second)
       throw std::invalid_argument(repeated_key_message(r[i], "R"));
 
-  detail::FlatMap<std::uint32_t, std::uint32_t> s_row_of(s.size());
+  cpu::FlatMap<std::uint32_t, std::uint32_t> s_row_of(s.size());
   std::vector<PkPkRow> rows;
   for (std::size_t j = 0; j < s.size(); ++j) {
     if (!s_row_of.try_emplace(s[j], static_cast<std::uint32_t>(j)).second)

@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "reference_flat_map.hpp"
+#include "hashlab/common/flat_map.hpp"
 
 namespace hashlab::reference {
 namespace {
@@ -23,7 +23,7 @@ std::vector<std::uint32_t> map_lookup(const std::vector<std::uint32_t>& keys,
                                       const std::vector<std::uint32_t>& values,
                                       const std::vector<std::uint32_t>& queries) {
   check_same_length(keys, values, "map_lookup");
-  detail::FlatMap<std::uint32_t, std::uint32_t> map(keys.size());
+  cpu::FlatMap<std::uint32_t, std::uint32_t> map(keys.size());
   for (std::size_t i = 0; i < keys.size(); ++i)
     if (!map.try_emplace(keys[i], values[i]).second)
       throw std::invalid_argument("map_lookup: key " + std::to_string(keys[i]) +
@@ -44,7 +44,7 @@ std::vector<std::uint32_t> distinct_keys(const std::vector<std::uint32_t>& keys)
 
 std::vector<std::uint8_t> set_contains(const std::vector<std::uint32_t>& keys,
                                        const std::vector<std::uint32_t>& queries) {
-  detail::FlatMap<std::uint32_t, bool> set(keys.size());
+  cpu::FlatMap<std::uint32_t, bool> set(keys.size());
   for (std::uint32_t key : keys) set.try_emplace(key, true);
   std::vector<std::uint8_t> found(queries.size());
   for (std::size_t q = 0; q < queries.size(); ++q) found[q] = set.find(queries[q]) ? 1 : 0;

@@ -17,16 +17,22 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
-#include <unordered_map>
 
+#include "hashlab/common/flat_map.hpp"
 #include "hashlab/common/hash.hpp"
 #include "hashlab/common/launch.cuh"
 #include "hashlab/common/primitives.hpp"
+#include "hashlab/common/scatter.hpp"
+#include "hashlab/common/threads.hpp"
+#include "hashlab/common/units.hpp"
 #include "hashlab/ega/partition_plan.hpp"
 #include "ega_device.cuh"
 
 namespace hashlab::ega {
 namespace {
+
+/// The CPU's share of a partition (EGA 4.2.2: what the GPU's table could not take): key -> aggregate.
+using CpuTable = cpu::FlatMap<std::uint32_t, std::uint64_t>;
 
 constexpr std::size_t kMaxPartitions = 8192;          // block-local counters in 32 KiB of shared memory
 constexpr std::size_t kReservePerStream = 256u << 10;  // counters (32 KiB), status, CUB scan storage (KiBs)
@@ -151,70 +157,25 @@ std::uint64_t combine_host(Aggregation op, std::uint64_t a, std::uint64_t b) {
   }
 }
 
-unsigned threads_or_default(unsigned threads) {
-  if (threads > 0) return threads;
-  return std::max(1u, std::thread::hardware_concurrency());
-}
-
-// Runs body(i) for i < count on `threads` threads (strided), rethrowing the first exception.
-void parallel_for(std::size_t count, unsigned threads, const std::function<void(std::size_t)>& body) {
-  threads = static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(count, 1)));
-  std::vector<std::thread> pool;
-  std::exception_ptr error;
-  std::mutex error_mutex;
-  for (unsigned t = 0; t < threads; ++t)
-    pool.emplace_back([&, t] {
-      try {
-        for (std::size_t i = t; i < count; i += threads) body(i);
-      } catch (...) {
-        std::lock_guard<std::mutex> lock(error_mutex);
-        if (!error) error = std::current_exception();
-      }
-    });
-  for (auto& th : pool) th.join();
-  if (error) std::rethrow_exception(error);
-}
-
-// 4.2.5, a CPU tile on t threads: each thread counts its slice's pairs per partition (local
-// counters), the counters are scanned (partition-major, then thread) into global positions, and
-// each thread writes its pairs there. offsets[p]: start of partition p in the tile's output.
+// 4.2.5, a CPU tile on t threads: common/'s stable bucket scatter (each thread counts its
+// slice's pairs per partition in local counters, the counters are scanned partition-major, then
+// by thread, into global positions, and each thread writes its pairs there). offsets[p]: start of
+// partition p in the tile's output.
 void partition_tile_on_cpu(const std::uint32_t* keys, const std::uint32_t* values, std::size_t rows, Aggregation op,
                            std::uint32_t partitions, unsigned threads, std::uint32_t* out_keys,
                            std::uint64_t* out_values, std::vector<std::size_t>& offsets) {
   threads = static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(rows / 1024, 1)));
-  std::vector<std::vector<std::size_t>> local(threads, std::vector<std::size_t>(partitions, 0));
-  auto slice = [&](unsigned t) {
-    return std::pair<std::size_t, std::size_t>{rows * t / threads, rows * (t + 1) / threads};
+  const auto partition = [&](std::size_t i) {
+    if (keys[i] == kEmptyKey)
+      throw std::invalid_argument("MP-EGA: the input holds the key 0xffffffff, which marks empty slots");
+    return partition_of(keys[i], partitions);
   };
-  parallel_for(threads, threads, [&](std::size_t t) {
-    auto [begin, end] = slice(static_cast<unsigned>(t));
-    auto& counts = local[t];
-    for (std::size_t i = begin; i < end; ++i) {
-      if (keys[i] == kEmptyKey)
-        throw std::invalid_argument("MP-EGA: the input holds the key 0xffffffff, which marks empty slots");
-      ++counts[partition_of(keys[i], partitions)];
-    }
-  });
-  offsets.assign(partitions + 1, 0);
-  std::size_t position = 0;
-  for (std::uint32_t p = 0; p < partitions; ++p) {
-    offsets[p] = position;
-    for (unsigned t = 0; t < threads; ++t) {
-      const std::size_t count = local[t][p];
-      local[t][p] = position;  // now thread t's next write position in partition p
-      position += count;
-    }
-  }
-  offsets[partitions] = position;
-  parallel_for(threads, threads, [&](std::size_t t) {
-    auto [begin, end] = slice(static_cast<unsigned>(t));
-    auto& next = local[t];
-    for (std::size_t i = begin; i < end; ++i) {
-      const std::size_t at = next[partition_of(keys[i], partitions)]++;
-      out_keys[at] = keys[i];
-      out_values[at] = op == Aggregation::kCount ? 1u : values[i];
-    }
-  });
+  const cpu::Scatter scatter = cpu::scatter_by_bucket(rows, threads, partitions, partition,
+                                                      [&](std::size_t i, std::size_t at) {
+                                                        out_keys[at] = keys[i];
+                                                        out_values[at] = op == Aggregation::kCount ? 1u : values[i];
+                                                      });
+  offsets = scatter.offsets;
 }
 
 double ms_since(std::chrono::steady_clock::time_point start) {
@@ -628,7 +589,7 @@ void MpEga::process(Aggregation op, std::chrono::steady_clock::time_point merge_
   };
   // The merge threads: the host threads less one per stream (the stream workers mostly wait on
   // the GPU), at least one.
-  const unsigned host = threads_or_default(config_.host_threads);
+  const unsigned host = config_.host_threads > 0 ? config_.host_threads : cpu::default_threads();
   const auto stream_threads = static_cast<unsigned>(contexts_.size());
   const unsigned merge_threads = mode == MergeCopy::kGpuGather ? 0u : static_cast<unsigned>(std::min<std::size_t>(
       std::max(1u, host > stream_threads ? host - stream_threads : 1u), std::max<std::size_t>(count, 1)));
@@ -644,20 +605,19 @@ void MpEga::process(Aggregation op, std::chrono::steady_clock::time_point merge_
   std::uint32_t* out_keys = result_keys_.data();
   std::uint64_t* out_values = result_values_.data();
 
-  auto cpu_finish = [&](std::unordered_map<std::uint32_t, std::uint64_t>& table, const std::uint32_t* k,
-                        const std::uint64_t* v, std::size_t rows) {
+  auto cpu_finish = [&](CpuTable& table, const std::uint32_t* k, const std::uint64_t* v, std::size_t rows) {
     for (std::size_t i = 0; i < rows; ++i) {
-      auto [it, inserted] = table.try_emplace(k[i], v[i]);
-      if (!inserted) it->second = combine_host(op, it->second, v[i]);
+      auto [aggregate, inserted] = table.try_emplace(k[i], v[i]);
+      if (!inserted) aggregate = combine_host(op, aggregate, v[i]);
     }
   };
-  auto emit_table = [&](const std::unordered_map<std::uint32_t, std::uint64_t>& table) {
+  auto emit_table = [&](const CpuTable& table) {
     std::size_t at = out_count.fetch_add(table.size());
-    for (const auto& [key, value] : table) {
+    table.for_each([&](std::uint32_t key, std::uint64_t value) {
       out_keys[at] = key;
       out_values[at] = value;
       ++at;
-    }
+    });
   };
 
   auto worker = [&](StreamContext& ctx) {
@@ -671,7 +631,7 @@ void MpEga::process(Aggregation op, std::chrono::steady_clock::time_point merge_
       if (rows == 0) continue;
       const bool merged = claim(i);
       if (!merged) ++gathered;
-      auto cpu_rows_of = [&](std::unordered_map<std::uint32_t, std::uint64_t>& table, std::size_t from) {
+      auto cpu_rows_of = [&](CpuTable& table, std::size_t from) {
         for_each_piece(m, merged, from, rows, [&](const std::uint32_t* k, const std::uint64_t* v, std::size_t c) {
           cpu_finish(table, k, v, c);
         });
@@ -679,7 +639,7 @@ void MpEga::process(Aggregation op, std::chrono::steady_clock::time_point merge_
       if (rows > L) {
         ++oversize;
         if (config_.oversize == OversizeMode::kCpu) {
-          std::unordered_map<std::uint32_t, std::uint64_t> table;
+          CpuTable table(rows);
           cpu_rows_of(table, 0);
           cpu_rows += rows;
           emit_table(table);
@@ -740,7 +700,7 @@ void MpEga::process(Aggregation op, std::chrono::steady_clock::time_point merge_
         HASHLAB_CUDA_CHECK(cudaMemcpyAsync(gpu_values.data(), g.aggregates, results * sizeof(std::uint64_t),
                                            cudaMemcpyDeviceToHost, s));
         HASHLAB_CUDA_CHECK(cudaStreamSynchronize(s));
-        std::unordered_map<std::uint32_t, std::uint64_t> table(2 * results);
+        CpuTable table(results);
         cpu_finish(table, gpu_keys.data(), gpu_values.data(), results);
         cpu_rows_of(table, loaded);
         cpu_rows += rows - loaded;
@@ -823,25 +783,11 @@ std::uint32_t theorem1_largest_bin_on_host(std::uint64_t n, std::uint32_t partit
 
 std::size_t parse_bytes(const std::string& text) {
   if (text.empty() || text == "0" || text == "auto") return 0;
-  std::size_t used = 0;
-  double number = 0;
   try {
-    number = std::stod(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  std::string unit = text.substr(used);
-  double scale = 0;
-  if (unit.empty() || unit == "B") scale = 1;
-  else if (unit == "KiB") scale = 1024.0;
-  else if (unit == "MiB") scale = 1024.0 * 1024;
-  else if (unit == "GiB") scale = 1024.0 * 1024 * 1024;
-  else if (unit == "KB") scale = 1e3;
-  else if (unit == "MB") scale = 1e6;
-  else if (unit == "GB") scale = 1e9;
-  if (used == 0 || scale == 0 || !(number >= 0) || number * scale > 1e15)
+    return static_cast<std::size_t>(hashlab::parse_bytes(text));
+  } catch (const std::invalid_argument&) {
     throw std::invalid_argument("not a byte count: '" + text + "' (examples: 2GiB, 512MiB, 100MB, 4096)");
-  return static_cast<std::size_t>(number * scale);
+  }
 }
 
 }  // namespace hashlab::ega

@@ -9,13 +9,11 @@
 #include <cstdint>
 #include <vector>
 
+#include "hashlab/common/threads.hpp"
 #include "hashlab/reference/groupby.hpp"
 #include "hashlab/reference/join.hpp"
 
 namespace hashlab::cpu {
-
-/// Threads to use by default: the machine's hardware threads.
-unsigned default_threads();
 
 /// Group-by of one key column and one value column with one aggregation, on `threads` threads
 /// (0: default_threads()). V: int32_t, uint32_t, int64_t, float, double. Sorted by key.

@@ -1,19 +1,13 @@
-// Parsing of the CLI's numbers: counts with decimal (K, M, G) or binary (Ki, Mi, Gi) suffixes,
-// byte sizes (e.g. "2GiB", "512MB"). Each throws std::invalid_argument naming the bad text.
+// The CLI's numbers: common's units (counts with K / Ki suffixes, byte sizes), under the
+// harness's names.
 #pragma once
 
-#include <cstdint>
-#include <string>
+#include "hashlab/common/units.hpp"
 
 namespace hashlab::harness {
 
-/// "1000", "10M" (10^7), "32Mi" (2^25), "1e6", "16Ki".
-std::uint64_t parse_count(const std::string& text);
-
-/// "2GiB", "512MiB", "1GB", "4096", "1.5GiB".
-std::uint64_t parse_bytes(const std::string& text);
-
-/// A count for messages and tables: 33554432 -> "32Mi", 1000000 -> "1M", 1234 -> "1234".
-std::string format_count(std::uint64_t n);
+using hashlab::format_count;
+using hashlab::parse_bytes;
+using hashlab::parse_count;
 
 }  // namespace hashlab::harness

@@ -1,7 +1,11 @@
-// The hash map of the CPU references (private to common/src): open addressing with linear
-// probing over one array of slots. std::unordered_map would be simpler to read, but it costs two
-// to three cache misses per operation (bucket, node, key) and an allocation per entry, which
-// made a reference over 10^8 rows take minutes; this map makes one miss and no allocations.
+// The CPU hash map of the suite (the references, MP-EGA's CPU finish): open addressing with
+// linear probing over one array of slots. std::unordered_map would be simpler to read, but it
+// costs two to three cache misses per operation (bucket, node, key) and an allocation per entry,
+// which made a reference over 10^8 rows take minutes; this map makes one miss and no allocations.
+//
+//   hashlab::cpu::FlatMap<std::uint32_t, std::uint64_t> sums(expected_groups);
+//   auto [sum, inserted] = sums.try_emplace(key, value);  if (!inserted) sum += value;
+//   sums.for_each([](std::uint32_t key, std::uint64_t sum) { ... });
 #pragma once
 
 #include <cstddef>
@@ -12,7 +16,7 @@
 
 #include "hashlab/common/hash.hpp"
 
-namespace hashlab::reference::detail {
+namespace hashlab::cpu {
 
 /// The default hash of a 32-bit key: MurmurHash3's 64-bit finaliser spreads any key pattern
 /// (sequences, multiples of a power of two) over the slots.
@@ -63,6 +67,13 @@ class FlatMap {
 
   std::size_t size() const { return size_; }
 
+  /// Calls fn(key, value) for every entry, in slot order.
+  template <class Fn>
+  void for_each(Fn&& fn) const {
+    for (const Slot& slot : slots_)
+      if (slot.tag != 0) fn(slot.key, slot.value);
+  }
+
  private:
   struct Slot {
     std::uint32_t tag = 0;  // 0: empty
@@ -91,4 +102,4 @@ class FlatMap {
   std::size_t size_ = 0;
 };
 
-}  // namespace hashlab::reference::detail
+}  // namespace hashlab::cpu

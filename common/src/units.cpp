@@ -1,11 +1,11 @@
-#include "hashlab/harness/parse.hpp"
+#include "hashlab/common/units.hpp"
 
 #include <cmath>
 #include <cstdlib>
 #include <stdexcept>
 #include <utility>
 
-namespace hashlab::harness {
+namespace hashlab {
 namespace {
 
 // Splits "12.5Mi" into 12.5 and "Mi"; throws if the number part is missing or malformed.
@@ -74,4 +74,4 @@ std::string format_count(std::uint64_t n) {
   return d.size() < b.size() ? d : b;
 }
 
-}  // namespace hashlab::harness
+}  // namespace hashlab

@@ -1,0 +1,53 @@
+// CPU parallelism of the suite, on std::thread: the multi-threaded baselines, MP-EGA's CPU tile
+// driver and its CPU finish use these, and nothing else.
+//
+//   hashlab::cpu::run_threads(8, [&](unsigned t) { ... rows [chunk_begin(t, 8, n), chunk_begin(t + 1, 8, n)) ... });
+#pragma once
+
+#include <cstddef>
+#include <exception>
+#include <thread>
+#include <vector>
+
+namespace hashlab::cpu {
+
+/// Threads to use by default: the machine's hardware threads.
+unsigned default_threads();
+
+/// Runs fn(t) for t in [0, threads) on as many threads (the caller's included) and rethrows the
+/// first exception any of them threw (after all have ended).
+template <class Fn>
+void run_threads(unsigned threads, Fn&& fn) {
+  if (threads <= 1) {
+    fn(0u);
+    return;
+  }
+  std::vector<std::exception_ptr> errors(threads);
+  auto guarded = [&](unsigned t) {
+    try {
+      fn(t);
+    } catch (...) {
+      errors[t] = std::current_exception();
+    }
+  };
+  std::vector<std::thread> pool;
+  pool.reserve(threads - 1);
+  try {
+    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(guarded, t);
+  } catch (...) {
+    for (auto& thread : pool) thread.join();
+    throw;
+  }
+  guarded(0);
+  for (auto& thread : pool) thread.join();
+  for (auto& error : errors)
+    if (error) std::rethrow_exception(error);
+}
+
+/// Thread t's rows of n: [chunk_begin(t), chunk_begin(t + 1)), floor(n t / threads) without the
+/// overflow of n * t.
+inline std::size_t chunk_begin(unsigned t, unsigned threads, std::size_t n) {
+  return n / threads * t + n % threads * t / threads;
+}
+
+}  // namespace hashlab::cpu
