@@ -31,9 +31,6 @@
 namespace hashlab::ega {
 namespace {
 
-/// The CPU's share of a partition (EGA 4.2.2: what the GPU's table could not take): key -> aggregate.
-using CpuTable = cpu::FlatMap<std::uint32_t, std::uint64_t>;
-
 constexpr std::size_t kMaxPartitions = 8192;          // block-local counters in 32 KiB of shared memory
 constexpr std::size_t kReservePerStream = 256u << 10;  // counters (32 KiB), status, CUB scan storage (KiBs)
 constexpr std::size_t kBytesPerTileRow = 32;          // 28 (three buffers) + 4 (the tile's values)
@@ -519,8 +516,208 @@ void MpEga::load_rows(StreamContext& ctx, std::size_t m, bool merged, std::size_
 
 // ---- partition-processing phase (Algorithm 3) -------------------------------------------------
 
-void MpEga::process(Aggregation op, std::chrono::steady_clock::time_point merge_start) {
+// ---- partition processing (Algorithm 3) --------------------------------------------------------
+// process() hands the merged partitions, largest first, to one worker thread per stream
+// (process_partition) while merge threads copy them into the merged layout (MergeSchedule).
+
+// How each merged partition (by its position i in the processing order) reaches the GPU:
+// - kHost: merge threads copy the merged partitions in processing order and mark each merged;
+//   the stream workers wait for theirs. The merged layout is the one the paper copies to the
+//   GPU; only the waiting is ours.
+// - kGpuGather: no host copies; the stream workers gather every partition's pieces.
+// - kHostAndGather: merge threads copy from the back of the order, the stream workers take the
+//   front; a worker gathers a partition no merge thread has claimed, else waits for its copy.
+class MpEga::MergeSchedule {
+ public:
+  MergeSchedule(MergeCopy mode, std::size_t count, std::chrono::steady_clock::time_point merge_start)
+      : mode_(mode), count_(count), state_(count, State::kFree), back_(count),
+        merge_end_(mode == MergeCopy::kGpuGather ? std::chrono::steady_clock::now() : merge_start) {}
+
+  /// A merge thread: copies partitions (copy(i)) until none is left to it.
+  template <class Copy>
+  void merge_worker(Copy&& copy) {
+    try {
+      for (std::size_t i = 0; take(i);) {
+        copy(i);
+        {
+          std::lock_guard<std::mutex> lock(mutex_);
+          state_[i] = State::kMerged;
+        }
+        merged_.notify_all();
+      }
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      failed_ = true;
+    }
+    std::lock_guard<std::mutex> lock(mutex_);
+    merge_end_ = std::max(merge_end_, std::chrono::steady_clock::now());
+    merged_.notify_all();
+  }
+
+  /// A stream worker's claim on partition i: true when it is (or will be) copied on the host
+  /// (returns once it is), false when the worker gathers it.
+  bool claim(std::size_t i) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (mode_ != MergeCopy::kHost && state_[i] == State::kFree) {
+      state_[i] = State::kGathered;
+      return false;
+    }
+    merged_.wait(lock, [&] { return state_[i] == State::kMerged || failed_; });
+    if (state_[i] != State::kMerged) throw std::runtime_error("MP-EGA: the CPU merge of the tiles' partitions failed");
+    return true;
+  }
+
+  /// After an error: the merge threads stop after their current copy.
+  void stop() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    front_ = count_;
+    back_ = 0;
+  }
+
+  std::chrono::steady_clock::time_point merge_end() const { return merge_end_; }
+
+ private:
+  enum class State : char { kFree, kCopying, kMerged, kGathered };
+
+  /// The next partition for a merge thread (kHost: from the front; else from the back, skipping
+  /// those the stream workers took), marked as being copied.
+  bool take(std::size_t& i) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (mode_ == MergeCopy::kHost) {
+      if (front_ == count_) return false;
+      i = front_++;
+    } else {
+      while (back_ > 0 && state_[back_ - 1] != State::kFree) --back_;
+      if (back_ == 0) return false;  // the stream workers took the rest
+      i = --back_;
+    }
+    state_[i] = State::kCopying;
+    return true;
+  }
+
+  const MergeCopy mode_;
+  const std::size_t count_;
+  std::mutex mutex_;
+  std::condition_variable merged_;
+  std::vector<State> state_;
+  bool failed_ = false;
+  std::size_t front_ = 0, back_;
+  std::chrono::steady_clock::time_point merge_end_;
+};
+
+/// What the stream workers count, shared by them.
+struct MpEga::ProcessCounters {
+  std::atomic<std::size_t> next{0};  // the next partition (position in the processing order)
+  std::atomic<std::size_t> out_count{0}, oversize{0}, rounds{0}, cpu_rows{0}, gathered{0}, full_tables{0};
+  std::atomic<std::size_t> round_rows{0};
+  std::atomic<std::size_t> min_round{std::numeric_limits<std::size_t>::max()};
+
+  /// A feedback round of `batch` rows; `left`: it left rows of its partition (the rounds 4.2.2's
+  /// lower bound is about).
+  void record_round(std::size_t batch, bool left) {
+    ++rounds;
+    round_rows += batch;
+    if (!left) return;
+    std::size_t seen = min_round.load();
+    while (batch < seen && !min_round.compare_exchange_weak(seen, batch)) {
+    }
+  }
+};
+
+void MpEga::aggregate_on_cpu(CpuTable& table, const std::uint32_t* keys, const std::uint64_t* values,
+                             std::size_t rows, Aggregation op) {
+  for (std::size_t i = 0; i < rows; ++i) {
+    auto [aggregate, inserted] = table.try_emplace(keys[i], values[i]);
+    if (!inserted) aggregate = combine_host(op, aggregate, values[i]);
+  }
+}
+
+void MpEga::emit(const CpuTable& table, ProcessCounters& counters) {
+  std::size_t at = counters.out_count.fetch_add(table.size());
+  table.for_each([&](std::uint32_t key, std::uint64_t value) {
+    result_keys_.data()[at] = key;
+    result_values_.data()[at] = value;
+    ++at;
+  });
+}
+
+void MpEga::process_partition(StreamContext& ctx, std::size_t m, bool merged, Aggregation op,
+                              ProcessCounters& counters) {
   const std::size_t L = tile_rows_;
+  const std::size_t rows = merged_begin_[m + 1] - merged_begin_[m];
+  const cudaStream_t s = ctx.stream;
+  auto& b = ctx.ega.buffers();
+  const auto cpu_rows_of = [&](CpuTable& table, std::size_t from) {
+    for_each_piece(m, merged, from, rows, [&](const std::uint32_t* k, const std::uint64_t* v, std::size_t c) {
+      aggregate_on_cpu(table, k, v, c, op);
+    });
+  };
+  if (rows > L) {
+    ++counters.oversize;
+    if (config_.oversize == OversizeMode::kCpu) {
+      CpuTable table(rows);
+      cpu_rows_of(table, 0);
+      counters.cpu_rows += rows;
+      emit(table, counters);
+      return;
+    }
+  }
+  // Feedback load (4.2.2); a partition of at most L rows is the one-round case.
+  std::size_t loaded = 0;   // rows of the partition sent to the GPU so far
+  std::size_t results = 0;  // groups so far, in yellow[L - results, L)
+  const bool free_space = config_.oversize == OversizeMode::kFreeSpaceLoad;
+  const auto full = static_cast<std::size_t>(config_.alpha_max * L);
+  // alpha_min L rounded up: a round moves at least alpha_min L pairs (room >= L - full >= this).
+  const auto least = std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(config_.alpha_min * L)));
+  Groups g;
+  while (loaded < rows) {
+    const std::size_t room = L - results;  // >= 1: a full table ends the loop below
+    // At most L rows: one round. Else the feedback rule: fill up to alpha_max L, but never
+    // send fewer than alpha_min L pairs (PCIe efficiency); or (the ablation) the free slots.
+    std::size_t want = rows;
+    if (rows > L) want = free_space ? room : std::max(full > results ? full - results : 0, least);
+    const std::size_t batch = std::min({rows - loaded, want, room});
+    if (rows > L) counters.record_round(batch, loaded + batch < rows);
+    if (results > 0) {  // the groups so far go first into red, the new pairs after them
+      HASHLAB_CUDA_CHECK(cudaMemcpyAsync(b.red_keys.data(), g.keys, results * sizeof(std::uint32_t),
+                                         cudaMemcpyDeviceToDevice, s));
+      HASHLAB_CUDA_CHECK(cudaMemcpyAsync(b.red_values.data(), g.aggregates, results * sizeof(std::uint64_t),
+                                         cudaMemcpyDeviceToDevice, s));
+    }
+    load_rows(ctx, m, merged, loaded, batch, results);
+    g = ctx.ega.run(results + batch, op, s);
+    results = g.count;
+    loaded += batch;
+    // The table is "full" (beyond alpha_max L; the ablation: no free slot left): the CPU takes
+    // the rest.
+    if (free_space ? results >= L : results > full) break;
+  }
+  if (loaded == rows) {  // the GPU's groups are the partition's: copy them out
+    const std::size_t at = counters.out_count.fetch_add(results);
+    HASHLAB_CUDA_CHECK(cudaMemcpyAsync(result_keys_.data() + at, g.keys, results * sizeof(std::uint32_t),
+                                       cudaMemcpyDeviceToHost, s));
+    HASHLAB_CUDA_CHECK(cudaMemcpyAsync(result_values_.data() + at, g.aggregates, results * sizeof(std::uint64_t),
+                                       cudaMemcpyDeviceToHost, s));
+    HASHLAB_CUDA_CHECK(cudaStreamSynchronize(s));
+    return;
+  }
+  // The GPU's groups and the rows it did not take, combined on the CPU.
+  std::vector<std::uint32_t> gpu_keys(results);
+  std::vector<std::uint64_t> gpu_values(results);
+  HASHLAB_CUDA_CHECK(cudaMemcpyAsync(gpu_keys.data(), g.keys, results * sizeof(std::uint32_t),
+                                     cudaMemcpyDeviceToHost, s));
+  HASHLAB_CUDA_CHECK(cudaMemcpyAsync(gpu_values.data(), g.aggregates, results * sizeof(std::uint64_t),
+                                     cudaMemcpyDeviceToHost, s));
+  HASHLAB_CUDA_CHECK(cudaStreamSynchronize(s));
+  CpuTable table(results);
+  aggregate_on_cpu(table, gpu_keys.data(), gpu_values.data(), results, op);
+  cpu_rows_of(table, loaded);
+  counters.cpu_rows += rows - loaded;
+  ++counters.full_tables;
+  emit(table, counters);
+}
+
+void MpEga::process(Aggregation op, std::chrono::steady_clock::time_point merge_start) {
   const std::size_t count = merged_begin_.size() - 1;
   // Largest first, so that the big ones do not come last and leave the other streams idle.
   std::vector<std::size_t> order(count);
@@ -528,65 +725,8 @@ void MpEga::process(Aggregation op, std::chrono::steady_clock::time_point merge_
   std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
     return merged_begin_[a + 1] - merged_begin_[a] > merged_begin_[b + 1] - merged_begin_[b];
   });
-
-  // How each merged partition (by its position i in `order`) reaches the GPU:
-  // - kHost: merge threads copy the merged partitions in processing order and mark each merged;
-  //   the stream workers wait for theirs. The merged layout is the one the paper copies to the
-  //   GPU; only the waiting is ours.
-  // - kGpuGather: no host copies; the stream workers gather every partition's pieces.
-  // - kHostAndGather: merge threads copy from the back of the order, the stream workers take the
-  //   front; a worker gathers a partition no merge thread has claimed, else waits for its copy.
-  enum class State : char { kFree, kCopying, kMerged, kGathered };
   const MergeCopy mode = config_.merge_copy;
-  std::mutex state_mutex;
-  std::condition_variable merged_cv;
-  std::vector<State> state(count, State::kFree);
-  bool merge_failed = false;
-  auto merge_end = mode == MergeCopy::kGpuGather ? std::chrono::steady_clock::now() : merge_start;
-  std::size_t front = 0, back = count;  // kHost: merge threads take front; kHostAndGather: back
-  auto merge_worker = [&] {
-    try {
-      for (;;) {
-        std::size_t i = 0;
-        {
-          std::lock_guard<std::mutex> lock(state_mutex);
-          if (mode == MergeCopy::kHost) {
-            if (front == count) break;
-            i = front++;
-          } else {
-            while (back > 0 && state[back - 1] != State::kFree) --back;
-            if (back == 0) break;  // the stream workers took the rest
-            i = --back;
-          }
-          state[i] = State::kCopying;
-        }
-        copy_merged_partition(order[i]);
-        {
-          std::lock_guard<std::mutex> lock(state_mutex);
-          state[i] = State::kMerged;
-        }
-        merged_cv.notify_all();
-      }
-    } catch (...) {
-      std::lock_guard<std::mutex> lock(state_mutex);
-      merge_failed = true;
-    }
-    std::lock_guard<std::mutex> lock(state_mutex);
-    merge_end = std::max(merge_end, std::chrono::steady_clock::now());
-    merged_cv.notify_all();
-  };
-  // A stream worker's claim on partition i: true when it is (or will be) copied on the host, false
-  // when the worker gathers it.
-  auto claim = [&](std::size_t i) {
-    std::unique_lock<std::mutex> lock(state_mutex);
-    if (mode != MergeCopy::kHost && state[i] == State::kFree) {
-      state[i] = State::kGathered;
-      return false;
-    }
-    merged_cv.wait(lock, [&] { return state[i] == State::kMerged || merge_failed; });
-    if (state[i] != State::kMerged) throw std::runtime_error("MP-EGA: the CPU merge of the tiles' partitions failed");
-    return true;
-  };
+  MergeSchedule schedule(mode, count, merge_start);
   // The merge threads: the host threads less one per stream (the stream workers mostly wait on
   // the GPU), at least one.
   const unsigned host = config_.host_threads > 0 ? config_.host_threads : cpu::default_threads();
@@ -594,156 +734,55 @@ void MpEga::process(Aggregation op, std::chrono::steady_clock::time_point merge_
   const unsigned merge_threads = mode == MergeCopy::kGpuGather ? 0u : static_cast<unsigned>(std::min<std::size_t>(
       std::max(1u, host > stream_threads ? host - stream_threads : 1u), std::max<std::size_t>(count, 1)));
 
-  std::atomic<std::size_t> next{0};
-  std::atomic<std::size_t> out_count{0}, oversize{0}, rounds{0}, cpu_rows{0}, gathered{0}, full_tables{0};
-  std::atomic<std::size_t> round_rows{0};
-  std::atomic<std::size_t> min_round{std::numeric_limits<std::size_t>::max()};
+  ProcessCounters counters;
   std::exception_ptr error;
   std::mutex error_mutex;
   int device = 0;
   HASHLAB_CUDA_CHECK(cudaGetDevice(&device));
-  std::uint32_t* out_keys = result_keys_.data();
-  std::uint64_t* out_values = result_values_.data();
-
-  auto cpu_finish = [&](CpuTable& table, const std::uint32_t* k, const std::uint64_t* v, std::size_t rows) {
-    for (std::size_t i = 0; i < rows; ++i) {
-      auto [aggregate, inserted] = table.try_emplace(k[i], v[i]);
-      if (!inserted) aggregate = combine_host(op, aggregate, v[i]);
-    }
-  };
-  auto emit_table = [&](const CpuTable& table) {
-    std::size_t at = out_count.fetch_add(table.size());
-    table.for_each([&](std::uint32_t key, std::uint64_t value) {
-      out_keys[at] = key;
-      out_values[at] = value;
-      ++at;
-    });
-  };
-
   auto worker = [&](StreamContext& ctx) {
     HASHLAB_CUDA_CHECK(cudaSetDevice(device));
-    const cudaStream_t s = ctx.stream;
-    auto& b = ctx.ega.buffers();
-    for (std::size_t i = next++; i < count; i = next++) {
+    for (std::size_t i = counters.next++; i < count; i = counters.next++) {
       const std::size_t m = order[i];
-      const std::size_t begin = merged_begin_[m];
-      const std::size_t rows = merged_begin_[m + 1] - begin;
-      if (rows == 0) continue;
-      const bool merged = claim(i);
-      if (!merged) ++gathered;
-      auto cpu_rows_of = [&](CpuTable& table, std::size_t from) {
-        for_each_piece(m, merged, from, rows, [&](const std::uint32_t* k, const std::uint64_t* v, std::size_t c) {
-          cpu_finish(table, k, v, c);
-        });
-      };
-      if (rows > L) {
-        ++oversize;
-        if (config_.oversize == OversizeMode::kCpu) {
-          CpuTable table(rows);
-          cpu_rows_of(table, 0);
-          cpu_rows += rows;
-          emit_table(table);
-          continue;
-        }
-      }
-      // Feedback load (4.2.2); a partition of at most L rows is the one-round case.
-      std::size_t loaded = 0;   // rows of the partition sent to the GPU so far
-      std::size_t results = 0;  // groups so far, in yellow[L - results, L)
-      const bool free_space = config_.oversize == OversizeMode::kFreeSpaceLoad;
-      const auto full = static_cast<std::size_t>(config_.alpha_max * L);
-      // alpha_min L rounded up: a round moves at least alpha_min L pairs (room >= L - full >= this).
-      const auto least = std::max<std::size_t>(1, static_cast<std::size_t>(std::ceil(config_.alpha_min * L)));
-      Groups g;
-      while (loaded < rows) {
-        const std::size_t room = L - results;  // >= 1: a full table ends the loop below
-        // At most L rows: one round. Else the feedback rule: fill up to alpha_max L, but never
-        // send fewer than alpha_min L pairs (PCIe efficiency); or (the ablation) the free slots.
-        std::size_t want = rows;
-        if (rows > L) want = free_space ? room : std::max(full > results ? full - results : 0, least);
-        const std::size_t batch = std::min({rows - loaded, want, room});
-        if (rows > L) {
-          ++rounds;
-          round_rows += batch;
-          if (loaded + batch < rows) {  // a round that left rows: the ones 4.2.2's lower bound is about
-            std::size_t seen = min_round.load();
-            while (batch < seen && !min_round.compare_exchange_weak(seen, batch)) {
-            }
-          }
-        }
-        if (results > 0) {  // the groups so far go first into red, the new pairs after them
-          HASHLAB_CUDA_CHECK(cudaMemcpyAsync(b.red_keys.data(), g.keys, results * sizeof(std::uint32_t),
-                                             cudaMemcpyDeviceToDevice, s));
-          HASHLAB_CUDA_CHECK(cudaMemcpyAsync(b.red_values.data(), g.aggregates, results * sizeof(std::uint64_t),
-                                             cudaMemcpyDeviceToDevice, s));
-        }
-        load_rows(ctx, m, merged, loaded, batch, results);
-        g = ctx.ega.run(results + batch, op, s);
-        results = g.count;
-        loaded += batch;
-        // The table is "full" (beyond alpha_max L; the ablation: no free slot left): the CPU takes
-        // the rest.
-        if (free_space ? results >= L : results > full) break;
-      }
-      if (loaded == rows) {
-        const std::size_t at = out_count.fetch_add(results);
-        HASHLAB_CUDA_CHECK(cudaMemcpyAsync(out_keys + at, g.keys, results * sizeof(std::uint32_t),
-                                           cudaMemcpyDeviceToHost, s));
-        HASHLAB_CUDA_CHECK(cudaMemcpyAsync(out_values + at, g.aggregates, results * sizeof(std::uint64_t),
-                                           cudaMemcpyDeviceToHost, s));
-        HASHLAB_CUDA_CHECK(cudaStreamSynchronize(s));
-      } else {
-        // The GPU's groups and the rows it did not take, combined on the CPU.
-        std::vector<std::uint32_t> gpu_keys(results);
-        std::vector<std::uint64_t> gpu_values(results);
-        HASHLAB_CUDA_CHECK(cudaMemcpyAsync(gpu_keys.data(), g.keys, results * sizeof(std::uint32_t),
-                                           cudaMemcpyDeviceToHost, s));
-        HASHLAB_CUDA_CHECK(cudaMemcpyAsync(gpu_values.data(), g.aggregates, results * sizeof(std::uint64_t),
-                                           cudaMemcpyDeviceToHost, s));
-        HASHLAB_CUDA_CHECK(cudaStreamSynchronize(s));
-        CpuTable table(results);
-        cpu_finish(table, gpu_keys.data(), gpu_values.data(), results);
-        cpu_rows_of(table, loaded);
-        cpu_rows += rows - loaded;
-        ++full_tables;
-        emit_table(table);
-      }
+      if (merged_begin_[m + 1] == merged_begin_[m]) continue;
+      const bool merged = schedule.claim(i);
+      if (!merged) ++counters.gathered;
+      process_partition(ctx, m, merged, op, counters);
     }
   };
   std::vector<std::thread> mergers;
-  for (unsigned t = 0; t < merge_threads; ++t) mergers.emplace_back(merge_worker);
+  for (unsigned t = 0; t < merge_threads; ++t)
+    mergers.emplace_back([&] { schedule.merge_worker([&](std::size_t i) { copy_merged_partition(order[i]); }); });
   std::vector<std::thread> threads;
   for (auto& ctx : contexts_)
     threads.emplace_back([&, c = ctx.get()] {
       try {
         worker(*c);
       } catch (...) {
-        next = count;
+        counters.next = count;
         std::lock_guard<std::mutex> lock(error_mutex);
         if (!error) error = std::current_exception();
       }
     });
   for (auto& th : threads) th.join();
-  {  // after an error: the merge threads stop after their current copy
-    std::lock_guard<std::mutex> lock(state_mutex);
-    front = count;
-    back = 0;
-  }
+  schedule.stop();  // after an error: the merge threads stop after their current copy
   for (auto& th : mergers) th.join();
   const auto process_end = std::chrono::steady_clock::now();
+  const auto merge_end = schedule.merge_end();
   stats_.merge_ms = std::chrono::duration<double, std::milli>(merge_end - merge_start).count();
   stats_.process_ms = std::chrono::duration<double, std::milli>(process_end - std::max(merge_end, merge_start)).count();
   if (error) {
     drain_streams();
     std::rethrow_exception(error);
   }
-  stats_.oversize_partitions = oversize;
-  stats_.feedback_rounds = rounds;
-  stats_.feedback_round_rows = round_rows;
-  stats_.feedback_min_round_rows = min_round == std::numeric_limits<std::size_t>::max() ? 0 : min_round.load();
-  stats_.full_partitions = full_tables;
-  stats_.cpu_rows = cpu_rows;
-  stats_.gathered_partitions = gathered;
-  result_ = HostGroups{out_keys, out_values, out_count};
+  stats_.oversize_partitions = counters.oversize;
+  stats_.feedback_rounds = counters.rounds;
+  stats_.feedback_round_rows = counters.round_rows;
+  stats_.feedback_min_round_rows =
+      counters.min_round == std::numeric_limits<std::size_t>::max() ? 0 : counters.min_round.load();
+  stats_.full_partitions = counters.full_tables;
+  stats_.cpu_rows = counters.cpu_rows;
+  stats_.gathered_partitions = counters.gathered;
+  result_ = HostGroups{result_keys_.data(), result_values_.data(), counters.out_count};
 }
 
 namespace {

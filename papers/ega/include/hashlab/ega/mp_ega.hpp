@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "hashlab/common/flat_map.hpp"
 #include "hashlab/common/memory.hpp"
 #include "hashlab/ega/sp_ega.hpp"
 
@@ -129,7 +130,20 @@ class MpEga {
   struct StreamContext;
   void generate(const std::uint32_t* keys, const std::uint32_t* values, std::size_t n, Aggregation op);
   void merge(Aggregation op);
+  // Partition processing (Algorithm 3): process() runs process_partition on one worker per
+  // stream, beside the merge threads (MergeSchedule).
+  class MergeSchedule;
+  struct ProcessCounters;
+  /// The CPU's share of a partition (4.2.2: what the GPU's table could not take): key -> aggregate.
+  using CpuTable = cpu::FlatMap<std::uint32_t, std::uint64_t>;
   void process(Aggregation op, std::chrono::steady_clock::time_point merge_start);
+  /// Merged partition m on one stream: the feedback load (a partition of at most L rows in one
+  /// round), the groups copied out, or what the GPU's table could not take finished on the CPU.
+  void process_partition(StreamContext& ctx, std::size_t m, bool merged, Aggregation op, ProcessCounters& counters);
+  static void aggregate_on_cpu(CpuTable& table, const std::uint32_t* keys, const std::uint64_t* values,
+                               std::size_t rows, Aggregation op);
+  /// Appends the table's groups to the result.
+  void emit(const CpuTable& table, ProcessCounters& counters);
   void copy_merged_partition(std::size_t m);
   /// Calls visit(keys, values, rows) for rows [from, to) of merged partition m: once, on its
   /// contiguous host copy when `merged`, else piece by piece from the tiles' output.
