@@ -1,0 +1,158 @@
+// The shared input, verification and variants of the SP-EGA experiments (sp_inputs.cuh).
+#include "sp_inputs.cuh"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "hashlab/baselines/groupby.hpp"
+#include "hashlab/ega/sp_ega.hpp"
+
+namespace hashlab::ega::experiments {
+namespace {
+
+// The device memory an algorithm holds at its peak: the high-water mark of the default memory pool
+// (where every DeviceBuffer lives, CUB's scratch included) above its use when this is constructed.
+class PoolPeak {
+ public:
+  double mebibytes() const { return static_cast<double>(scope_.added()) / (1 << 20); }
+
+ private:
+  DevicePeakScope scope_;
+};
+
+// One untimed run with the counting kernels (4.1.6's probing distance, SpEga::run_counted): the
+// probe steps and atomics per input pair, and the device memory the algorithm held at its peak
+// (its buffers built in this run, so that the peak covers them). The counted run's group count
+// is checked; the timed runs' output is verified in full afterwards.
+template <class Algorithm>
+std::unique_ptr<Algorithm> build_and_count(PointContext& ctx, SpInput& in) {
+  const std::size_t n = ctx.point().n;
+  const cudaStream_t stream = ctx.stream();
+  PoolPeak peak;
+  auto algorithm = std::make_unique<Algorithm>(n, stream);
+  algorithm->load(in.keys.data(), in.values.data(), n, kOp, stream);
+  WorkCounts work;
+  const Groups counted = algorithm->run_counted(n, kOp, stream, work);
+  HASHLAB_CUDA_CHECK(cudaStreamSynchronize(stream));
+  ctx.report_value("device_memory", peak.mebibytes(), "MiB");
+  const double pairs = std::max<double>(1, static_cast<double>(n));
+  ctx.report_value("probe_steps_per_pair", static_cast<double>(work.probe_steps) / pairs, "slots");
+  ctx.report_value("atomics_per_pair", static_cast<double>(work.atomics) / pairs, "atomics");
+  ctx.report_value("table_accesses_per_pair", static_cast<double>(work.table_accesses) / pairs, "lookups");
+  ctx.verify(counted.count == in.expected.groups(),
+             "the counted run found " + std::to_string(counted.count) + " groups, expected " +
+                 std::to_string(in.expected.groups()));
+  return algorithm;
+}
+
+}  // namespace
+
+SpInput& sp_input(PointContext& ctx, const gen::KeySpec& spec) {
+  const std::uint64_t n = ctx.point().n;
+  return ctx.cached<SpInput>("sp:" + std::to_string(n) + ":" + spec.describe(), [&] {
+    ctx.drop_cached("sp:");
+    gen::validate(spec, n);
+    SpInput in;
+    in.keys = DeviceBuffer<std::uint32_t>(n, ctx.stream());
+    in.values = DeviceBuffer<std::uint32_t>(n, ctx.stream());
+    gen::generate_keys(spec, ctx.seed(), in.keys.data(), n, ctx.stream());
+    gen::generate_values<std::uint32_t>(ctx.seed() + 1, 0, 1000000, in.values.data(), n, ctx.stream());
+    in.expected = oracle(ctx, in.keys.to_host(ctx.stream()), in.values.to_host(ctx.stream()));
+    return in;
+  });
+}
+
+void verify_sampled(PointContext& ctx, const reference::GroupByResult& expected, const std::uint32_t* d_keys,
+                    const std::uint64_t* d_aggregates, std::size_t count) {
+  std::vector<std::uint32_t> keys(count);
+  std::vector<std::uint64_t> aggregates(count);
+  if (count > 0) {
+    HASHLAB_CUDA_CHECK(cudaMemcpyAsync(keys.data(), d_keys, count * sizeof(std::uint32_t), cudaMemcpyDeviceToHost,
+                                       ctx.stream()));
+    HASHLAB_CUDA_CHECK(cudaMemcpyAsync(aggregates.data(), d_aggregates, count * sizeof(std::uint64_t),
+                                       cudaMemcpyDeviceToHost, ctx.stream()));
+  }
+  HASHLAB_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
+  const auto& expected_keys = expected.keys.at(0);
+  const auto& expected_values = expected.aggregates.at(0).exact;
+  const std::size_t groups = expected.groups();
+  std::ostringstream problem;
+  if (count != groups || expected_values.size() != groups) {
+    problem << "group count: expected " << groups << ", got " << count;
+  } else {
+    std::uint64_t expected_sum = 0, got_sum = 0;  // both wrap alike
+    for (auto v : expected_values) expected_sum += static_cast<std::uint64_t>(v);
+    for (auto v : aggregates) got_sum += v;
+    if (expected_sum != got_sum) {
+      problem << "sum of all aggregates: expected " << expected_sum << ", got " << got_sum;
+    } else {
+      std::unordered_map<std::uint32_t, std::uint64_t> sample;
+      const std::size_t step = std::max<std::size_t>(1, groups / kSampledGroups);
+      for (std::size_t g = 0; g < groups; g += step)
+        sample.emplace(expected_keys[g], static_cast<std::uint64_t>(expected_values[g]));
+      std::size_t found = 0;
+      for (std::size_t i = 0; i < count && problem.tellp() == 0; ++i) {
+        const auto it = sample.find(keys[i]);
+        if (it == sample.end()) continue;
+        ++found;
+        if (it->second != aggregates[i])
+          problem << "group " << keys[i] << ": expected " << it->second << ", got " << aggregates[i];
+      }
+      if (problem.tellp() == 0 && found != sample.size())
+        problem << "sampled groups: " << sample.size() << " expected once each, found " << found << " entries";
+    }
+  }
+  ctx.verify_sampled(problem.tellp() == 0, "group count, sum of all aggregates, 65536 sampled groups (n > 10M)",
+                     problem.str());
+}
+
+void run_sp_variant(PointContext& ctx, SpInput& in) {
+  const Point& p = ctx.point();
+  const std::size_t n = p.n;
+  const cudaStream_t stream = ctx.stream();
+  const double groups = static_cast<double>(in.expected.groups());
+  ctx.report_value("load_factor_measured", groups / std::max<double>(1, n), "groups/L");
+  if (p.variant == "sp_ega") {
+    auto owned = build_and_count<SpEga>(ctx, in);
+    SpEga& ega = *owned;
+    Groups out;
+    const auto t = ctx.time_gpu([&](cudaStream_t s) { out = ega.run(n, kOp, s); },
+                                [&](cudaStream_t s) { ega.load(in.keys.data(), in.values.data(), n, kOp, s); });
+    ctx.report_time("groupby", t, static_cast<double>(n), "rows");
+    const auto& c = ega.last_counts();
+    ctx.report_value("phase1_hashed_pairs", 1.0 - static_cast<double>(c.unhashed_pairs) / std::max<double>(1, n), "fraction");
+    ctx.report_value("phase4_load_factor", static_cast<double>(c.probe_table_groups) / std::max<double>(1, n), "groups/L");
+    if (n > kFullCheckRows) verify_sampled(ctx, in.expected, out.keys, out.aggregates, out.count);
+    else verify_groups(ctx, in.expected, out.to_reference(kOp, stream));
+  } else if (p.variant == "lphga") {
+    auto owned = build_and_count<Lphga>(ctx, in);
+    Lphga& lphga = *owned;
+    Groups out;
+    const auto t = ctx.time_gpu([&](cudaStream_t s) { out = lphga.run(n, kOp, s); },
+                                [&](cudaStream_t s) { lphga.load(in.keys.data(), in.values.data(), n, kOp, s); });
+    ctx.report_time("groupby", t, static_cast<double>(n), "rows");
+    if (n > kFullCheckRows) verify_sampled(ctx, in.expected, out.keys, out.aggregates, out.count);
+    else verify_groups(ctx, in.expected, out.to_reference(kOp, stream));
+  } else {  // sort: CUB radix sort + reduce-by-key (common/baselines)
+    baseline::DeviceGroups out;
+    const auto t = ctx.time_gpu(
+        [&](cudaStream_t s) { out = baseline::sort_groupby(in.keys.data(), in.values.data(), n, kOp, s); });
+    ctx.report_time("groupby", t, static_cast<double>(n), "rows");
+    if (n > kFullCheckRows) verify_sampled(ctx, in.expected, out.keys.data(), out.aggregate.data(), out.groups);
+    else verify_groups(ctx, in.expected, out.to_reference(kOp, stream));
+  }
+}
+
+void run_sp_groups(PointContext& ctx) {
+  const auto& p = ctx.point();
+  run_sp_variant(ctx, sp_input(ctx, gen::KeySpec::uniform(static_cast<std::uint64_t>(std::llround(p.param_value)))));
+}
+
+std::uint64_t sp_n(const RunOptions& o) { return o.pick_size(5000000, 100000000); }
+
+}  // namespace hashlab::ega::experiments
