@@ -1,4 +1,4 @@
-// Internal: a group-by input as the experiments (experiments.cu) and the tests hold it. Each
+// Internal: a group-by input as the experiments (experiments/inputs.cuh) and the tests hold it. Each
 // fills its own (the experiments on the device, the tests on the host, from different seeds and
 // value ranges); this is the one definition of what a dataset holds and how it is read.
 #pragma once
