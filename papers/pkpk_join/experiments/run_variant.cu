@@ -1,0 +1,164 @@
+// One variant on one pair of tables (run_variant.cuh).
+#include "run_variant.cuh"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace hashlab::pkpk::experiments {
+namespace {
+
+void report_bucket_skew(PointContext& ctx, const BspTrace& trace) {
+  ctx.report_value("partitions", trace.partitions, "count");
+  ctx.report_value("max_bucket", static_cast<double>(trace.max_bucket), "rows");
+  ctx.report_value("mean_bucket", trace.mean_bucket, "rows");
+  ctx.report_value("bucket_skew", static_cast<double>(trace.max_bucket) / trace.mean_bucket, "max/mean");
+}
+
+/// Per-kernel medians over `runs` profiled runs: "kernel_<step>_time" and "kernel_<step>_rate"
+/// rows, the rate in what the step itself processed (KernelTime::items: input rows for the steps
+/// that pass over the data; samples, splitters or counts for those that never touch it).
+void report_kernels(PointContext& ctx, const std::vector<std::vector<KernelTime>>& runs) {
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<double>> times;
+  std::map<std::string, KernelTime> work;
+  for (const auto& run : runs)
+    for (const auto& k : run) {
+      if (!times.count(k.kernel)) {
+        order.push_back(k.kernel);
+        work[k.kernel] = k;
+      }
+      times[k.kernel].push_back(k.ms);
+    }
+  double total = 0;
+  for (const auto& name : order) {
+    auto& t = times[name];
+    std::sort(t.begin(), t.end());
+    harness::Timing timing{t[t.size() / 2], t.front(), t.back(), static_cast<int>(t.size())};
+    total += timing.median_ms;
+    ctx.report_time("kernel_" + name, timing, work[name].items, work[name].item_unit);
+  }
+  ctx.report_value("kernel_sum_time", total, "ms");
+}
+
+/// The device memory `call` holds at its peak beyond what was in use before it (the inputs): the
+/// high-water mark of the default pool's used memory, which every DeviceBuffer (and every cub
+/// temporary of the joins) allocates from. Synchronises `stream` before and after.
+double peak_device_bytes(cudaStream_t stream, const std::function<void()>& call) {
+  HASHLAB_CUDA_CHECK(cudaStreamSynchronize(stream));
+  const DevicePeakScope scope;
+  call();
+  HASHLAB_CUDA_CHECK(cudaStreamSynchronize(stream));
+  return static_cast<double>(scope.added());
+}
+
+/// Variant "h2d_pinned": the host-to-device copy of both tables (keys and values) from pinned
+/// memory, the copy the report's nvprof table is 97% of. Timed like a join; verified by copying
+/// the four device columns back and comparing them with the host tables.
+void run_h2d_copy(PointContext& ctx, Input& in) {
+  cudaStream_t st = ctx.stream();
+  const std::vector<const Keys*> host = {&in.host_r_keys, &in.host_r_values, &in.host_s_keys, &in.host_s_values};
+  std::vector<PinnedBuffer<std::uint32_t>> pinned;
+  std::vector<DeviceBuffer<std::uint32_t>> device;
+  pinned.reserve(host.size());
+  device.reserve(host.size());
+  double bytes = 0;
+  for (const Keys* column : host) {
+    pinned.emplace_back(column->size());
+    std::copy(column->begin(), column->end(), pinned.back().begin());
+    device.emplace_back(column->size(), st);
+    bytes += static_cast<double>(column->size() * sizeof(std::uint32_t));
+  }
+  const auto t = ctx.time_gpu([&](cudaStream_t s) {
+    for (std::size_t c = 0; c < host.size(); ++c) device[c].copy_from_host(pinned[c].data(), pinned[c].size(), s);
+  });
+  ctx.report_time("copy", t, bytes, "B");  // copy_rate in GB/s
+  ctx.report_value("copy_bytes", bytes, "bytes");
+  bool same = true;
+  for (std::size_t c = 0; c < host.size(); ++c) same = same && device[c].to_host(st) == *host[c];
+  ctx.verify(same, "the copied columns differ from the host tables");
+}
+
+}  // namespace
+
+/// One variant on one pair of tables: time, verify, and for BSP the bucket skew.
+void run_variant(PointContext& ctx, const gen::PkPkSpec& spec, const BspOptions& bsp_options,
+                 bool profile) {
+  const Point& p = ctx.point();
+  Input& in = input_for(ctx, spec);
+  const double rows = static_cast<double>(spec.r_rows + spec.s_rows);
+  cudaStream_t st = ctx.stream();
+  if (p.variant == "cpu") {
+    std::vector<JoinedRow> got;
+    const auto t = ctx.time_host(
+        [&] { got = cpu_join(in.host_r_keys, in.host_r_values, in.host_s_keys, in.host_s_values); });
+    ctx.report_time("join", t, rows, "rows");
+    ctx.report_value("rows_out", static_cast<double>(got.size()), "rows");
+    if (!in.oracle.empty()) {
+      // The oracle is this very CPU join at this size: check it against the reference instead.
+      sort_by_key(got);
+      const bool same = got == reference_join(in.host_r_keys, in.host_r_values, in.host_s_keys, in.host_s_values);
+      ctx.note("verified against the single-threaded reference");
+      ctx.verify(same, "the CPU join differs from the reference");
+      return;
+    }
+    verify_rows(ctx, in, std::move(got), true);
+    return;
+  }
+  if (p.variant == "h2d_pinned") {
+    run_h2d_copy(ctx, in);
+    return;
+  }
+  JoinedRows out;
+  harness::Timing t;
+  std::vector<std::vector<KernelTime>> kernel_runs;
+  const int profiled_runs = profile ? ctx.options().effective_repetitions() : 0;
+  // The join's own device memory at its peak (scratch and output, not the input tables), from one
+  // more untimed run; `out` from the timed runs is released first so that it is not counted.
+  auto report_peak = [&](const std::function<JoinedRows(cudaStream_t)>& join) {
+    out = JoinedRows{};
+    ctx.report_value("peak_device_bytes", peak_device_bytes(st, [&] { out = join(st); }), "bytes");
+  };
+  if (p.variant == "bsp" || p.variant == "bsp_atomic") {
+    BspOptions options = bsp_options;
+    options.atomic_scatter = p.variant == "bsp_atomic";
+    t = ctx.time_gpu([&](cudaStream_t s) { out = bsp_join(in.r(), in.s(), s, options); });
+    report_peak([&](cudaStream_t s) { return bsp_join(in.r(), in.s(), s, options); });
+    BspTrace trace;
+    trace.profile_kernels = profile;
+    for (int i = 0; i < std::max(1, profiled_runs); ++i) {
+      bsp_join(in.r(), in.s(), st, options, &trace);
+      if (profile) kernel_runs.push_back(trace.kernel_times);
+    }
+    report_bucket_skew(ctx, trace);
+  } else if (p.variant == "sort_join") {
+    t = ctx.time_gpu([&](cudaStream_t s) { out = sort_join(in.r(), in.s(), s); });
+    report_peak([&](cudaStream_t s) { return sort_join(in.r(), in.s(), s); });
+    for (int i = 0; i < profiled_runs; ++i) {
+      kernel_runs.emplace_back();
+      sort_join(in.r(), in.s(), st, &kernel_runs.back());
+    }
+  } else if (p.variant == "sort_join_hmap") {
+    t = ctx.time_gpu([&](cudaStream_t s) { out = hmap_sort_join(in.r(), in.s(), spec.key_domain, s); });
+    report_peak([&](cudaStream_t s) { return hmap_sort_join(in.r(), in.s(), spec.key_domain, s); });
+    for (int i = 0; i < profiled_runs; ++i) {
+      kernel_runs.emplace_back();
+      hmap_sort_join(in.r(), in.s(), spec.key_domain, st, &kernel_runs.back());
+    }
+  } else {
+    t = ctx.time_gpu([&](cudaStream_t s) { out = hash_join(in.r(), in.s(), s); });
+    report_peak([&](cudaStream_t s) { return hash_join(in.r(), in.s(), s); });
+    for (int i = 0; i < profiled_runs; ++i) {
+      kernel_runs.emplace_back();
+      hash_join(in.r(), in.s(), st, &kernel_runs.back());
+    }
+  }
+  ctx.report_time("join", t, rows, "rows");
+  ctx.report_value("rows_out", static_cast<double>(out.size), "rows");
+  if (profile) report_kernels(ctx, kernel_runs);
+  verify_rows(ctx, in, out.to_host(st), p.variant == "hash_join");
+}
+
+}  // namespace hashlab::pkpk::experiments
