@@ -47,8 +47,8 @@ endfunction()
 # by default from its place in the layout (docs/design.md):
 #   hashlab_<name>               static library of SOURCES (src/*.cu, src/*.cpp) with the public
 #                                include/, linking hashlab_common and LIBS
-#   hashlab_<name>_experiments   the registered experiments and demo, EXPERIMENTS (experiments.cu,
-#                                experiments/*.cu, experiments/*.cpp), linked into `hashlab`
+#   hashlab_<name>_experiments   the registered experiments and demo, EXPERIMENTS (experiments/*.cu,
+#                                experiments/*.cpp), linked into `hashlab`
 #   <name>_tests                 one GoogleTest binary of TESTS (tests/*.cu, tests/*.cpp)
 function(hashlab_add_paper name)
   cmake_parse_arguments(ARG "" "" "SOURCES;EXPERIMENTS;TESTS;LIBS" ${ARGN})
@@ -61,7 +61,7 @@ function(hashlab_add_paper name)
     file(GLOB ARG_SOURCES CONFIGURE_DEPENDS ${dir}/src/*.cu ${dir}/src/*.cpp)
   endif()
   if(NOT ARG_EXPERIMENTS)
-    file(GLOB ARG_EXPERIMENTS CONFIGURE_DEPENDS ${dir}/experiments.cu ${dir}/experiments/*.cu ${dir}/experiments/*.cpp)
+    file(GLOB ARG_EXPERIMENTS CONFIGURE_DEPENDS ${dir}/experiments/*.cu ${dir}/experiments/*.cpp)
   endif()
   if(NOT ARG_TESTS)
     file(GLOB ARG_TESTS CONFIGURE_DEPENDS ${dir}/tests/*.cu ${dir}/tests/*.cpp)
