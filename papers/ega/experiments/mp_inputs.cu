@@ -44,6 +44,12 @@ std::size_t budget_of(const PointContext& ctx, double ratio) {
 
 void time_mp(PointContext& ctx, MpInput& in, MpEgaConfig config) {
   const std::size_t n = ctx.point().n;
+  // A size far below the experiment's own (--n) can leave a budget of data / 8 too small for one
+  // tile per stream: an outcome of that size, not a failure of MP-EGA.
+  if (config.gpu_memory_budget > 0 && MpEga::tile_rows_for(config.gpu_memory_budget, config.streams) == 0)
+    throw harness::SkipPoint("a GPU memory budget of " + std::to_string(config.gpu_memory_budget >> 10) +
+                             " KiB (this n's share) cannot hold one tile per stream for " +
+                             std::to_string(config.streams) + " streams; larger n can");
   MpEga mp(config, n);  // device buffers and pinned workspace: allocated before the timing
   const HostGroups* out = nullptr;
   const auto t = ctx.time_host([&] { out = &mp.run(in.keys.data(), in.values.data(), n, kOp); });

@@ -25,6 +25,9 @@ void run_mp_theorem1(PointContext& ctx) {
   const std::size_t rows = MpEga::tile_rows_for(budget, defaults.streams);
   const auto k = std::max<std::uint64_t>(2, static_cast<std::uint64_t>(defaults.alpha_max * static_cast<double>(rows)));
   const std::uint64_t partitions = theorem1_partitions(groups, k, failure_probability);
+  if (partitions > kMaxSimulatedPartitions)  // at an n far from the experiment's own (--n)
+    throw harness::SkipPoint("Theorem 1 gives " + std::to_string(partitions) + " partitions at this n; the simulation's " +
+                             "per-thread counters hold " + std::to_string(kMaxSimulatedPartitions));
   const auto trials = static_cast<std::uint32_t>(std::llround(4 / failure_probability));
   const auto largest = theorem1_largest_bins(groups, static_cast<std::uint32_t>(partitions), trials, 0, ctx.stream());
   std::uint64_t overflows = 0;
