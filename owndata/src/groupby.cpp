@@ -12,16 +12,12 @@
 #include "hashlab/ega/mp_ega.hpp"
 #include "hashlab/ega/sp_ega.hpp"
 #include "hashlab/reference/cpu_baselines.hpp"
+#include "named.hpp"
 
 namespace hashlab::owndata {
 namespace {
 
-struct NamedAlgo {
-  GroupByAlgo algo;
-  const char* name;
-  const char* description;
-};
-constexpr NamedAlgo kAlgos[] = {
+constexpr detail::Named<GroupByAlgo> kAlgos[] = {
     {GroupByAlgo::kRapids, "rapids", "RAPIDS hash group-by (Chen et al.): sampling, 2.6x table, relaunch at 75%"},
     {GroupByAlgo::kSpEga, "sp_ega", "SP-EGA (Wang et al. 4.1): five phases on three buffers of L = rows"},
     {GroupByAlgo::kLphga, "lphga", "LPHGA, EGA's linear-probing comparator, on the same three buffers"},
@@ -383,33 +379,11 @@ class CpuRun final : public HostPassesRun {
 
 }  // namespace
 
-const char* to_string(GroupByAlgo algo) {
-  for (const auto& a : kAlgos)
-    if (a.algo == algo) return a.name;
-  return "unknown";
-}
-
-const char* describe(GroupByAlgo algo) {
-  for (const auto& a : kAlgos)
-    if (a.algo == algo) return a.description;
-  return "";
-}
-
-GroupByAlgo parse_groupby_algo(const std::string& name) {
-  std::string choices;
-  for (const auto& a : kAlgos) {
-    if (name == a.name) return a.algo;
-    choices += choices.empty() ? a.name : std::string(", ") + a.name;
-  }
-  throw InputError("unknown group-by algorithm '" + name + "' (choices: " + choices + ")");
-}
-
+const char* to_string(GroupByAlgo algo) { return detail::named(kAlgos, algo).name; }
+const char* describe(GroupByAlgo algo) { return detail::named(kAlgos, algo).description; }
+GroupByAlgo parse_groupby_algo(const std::string& name) { return detail::parse_named(kAlgos, name, "group-by algorithm"); }
 const std::vector<GroupByAlgo>& all_groupby_algos() {
-  static const std::vector<GroupByAlgo> algos = [] {
-    std::vector<GroupByAlgo> v;
-    for (const auto& a : kAlgos) v.push_back(a.algo);
-    return v;
-  }();
+  static const std::vector<GroupByAlgo> algos = detail::all_of(kAlgos);
   return algos;
 }
 

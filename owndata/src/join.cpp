@@ -5,16 +5,12 @@
 #include <numeric>
 
 #include "hashlab/compare/joins.hpp"
+#include "named.hpp"
 
 namespace hashlab::owndata {
 namespace {
 
-struct NamedAlgo {
-  JoinAlgo algo;
-  const char* name;
-  const char* description;
-};
-constexpr NamedAlgo kAlgos[] = {
+constexpr detail::Named<JoinAlgo> kAlgos[] = {
     {JoinAlgo::kBsp, "bsp", "Dash's BSP-sort Pk-Pk join (steps 1-9)"},
     {JoinAlgo::kSort, "sort", "full-device radix-sort join (the pk-pk module's comparator)"},
     {JoinAlgo::kHash, "hash", "common/'s linear-probing hash join (Crystal's stand-in)"},
@@ -93,27 +89,11 @@ class CpuJoin final : public JoinRun {
 
 }  // namespace
 
-const char* to_string(JoinAlgo algo) {
-  for (const auto& a : kAlgos)
-    if (a.algo == algo) return a.name;
-  return "unknown";
-}
-const char* describe(JoinAlgo algo) {
-  for (const auto& a : kAlgos)
-    if (a.algo == algo) return a.description;
-  return "";
-}
-JoinAlgo parse_join_algo(const std::string& name) {
-  std::string choices;
-  for (const auto& a : kAlgos) {
-    if (name == a.name) return a.algo;
-    choices += choices.empty() ? a.name : std::string(", ") + a.name;
-  }
-  throw InputError("unknown join algorithm '" + name + "' (choices: " + choices + ")");
-}
+const char* to_string(JoinAlgo algo) { return detail::named(kAlgos, algo).name; }
+const char* describe(JoinAlgo algo) { return detail::named(kAlgos, algo).description; }
+JoinAlgo parse_join_algo(const std::string& name) { return detail::parse_named(kAlgos, name, "join algorithm"); }
 const std::vector<JoinAlgo>& all_join_algos() {
-  static const std::vector<JoinAlgo> algos = {JoinAlgo::kBsp, JoinAlgo::kSort, JoinAlgo::kHash, JoinAlgo::kHashGraph,
-                                              JoinAlgo::kCpu};
+  static const std::vector<JoinAlgo> algos = detail::all_of(kAlgos);
   return algos;
 }
 

@@ -10,16 +10,12 @@
 #include "hashlab/cuckoo/cuckoo_table.hpp"
 #include "hashlab/hashgraph/hashgraph.hpp"
 #include "hashlab/hashgraph/probe.hpp"
+#include "named.hpp"
 
 namespace hashlab::owndata {
 namespace {
 
-struct NamedAlgo {
-  TableAlgo algo;
-  const char* name;
-  const char* description;
-};
-constexpr NamedAlgo kAlgos[] = {
+constexpr detail::Named<TableAlgo> kAlgos[] = {
     {TableAlgo::kCuckoo, "cuckoo", "cuckoo hash table (Alcantara et al. 4.3): 4 functions, 1.25 N slots"},
     {TableAlgo::kHashGraph, "hashgraph", "HashGraph V2 (Green et al.), probed by probe-standard with the pairs written"},
     {TableAlgo::kLinearProbing, "linear_probing", "common/'s linear-probing table (the cuDF stand-in)"},
@@ -135,27 +131,11 @@ class HashGraphRun final : public TableRun {
 
 }  // namespace
 
-const char* to_string(TableAlgo algo) {
-  for (const auto& a : kAlgos)
-    if (a.algo == algo) return a.name;
-  return "unknown";
-}
-const char* describe(TableAlgo algo) {
-  for (const auto& a : kAlgos)
-    if (a.algo == algo) return a.description;
-  return "";
-}
-TableAlgo parse_table_algo(const std::string& name) {
-  std::string choices;
-  for (const auto& a : kAlgos) {
-    if (name == a.name) return a.algo;
-    choices += choices.empty() ? a.name : std::string(", ") + a.name;
-  }
-  throw InputError("unknown table '" + name + "' (choices: " + choices + ")");
-}
+const char* to_string(TableAlgo algo) { return detail::named(kAlgos, algo).name; }
+const char* describe(TableAlgo algo) { return detail::named(kAlgos, algo).description; }
+TableAlgo parse_table_algo(const std::string& name) { return detail::parse_named(kAlgos, name, "table"); }
 const std::vector<TableAlgo>& all_table_algos() {
-  static const std::vector<TableAlgo> algos = {TableAlgo::kCuckoo, TableAlgo::kHashGraph, TableAlgo::kLinearProbing,
-                                               TableAlgo::kSortedArray};
+  static const std::vector<TableAlgo> algos = detail::all_of(kAlgos);
   return algos;
 }
 
