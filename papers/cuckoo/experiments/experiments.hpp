@@ -1,5 +1,5 @@
 // The chapter's figures as registered experiments ("hashlab run cuckoo"), and the demo: one file
-// per experiment (experiments/<name>.cu), each returning its harness::Experiment; register.cu adds
+// per experiment (experiments/<name>.cpp), each returning its harness::Experiment; register.cpp adds
 // them in this order, which is the order of `hashlab list cuckoo` and of a run.
 //
 //   fig4_4          insertion and retrieval rates vs N: cuckoo 1.25N and 1.42N, sorted array
@@ -42,7 +42,7 @@ harness::Experiment short_circuit_experiment();
 harness::Experiment bandwidth_share_experiment();
 harness::Experiment fig4_7_left_experiment();
 
-/// `hashlab demo cuckoo`: Listing 4.1 traced on a small table (demo.cu).
+/// `hashlab demo cuckoo`: Listing 4.1 traced on a small table (demo.cpp).
 harness::Demo demo();
 
 }  // namespace hashlab::cuckoo::experiments

@@ -1,5 +1,5 @@
-// EGA's evaluation as registered experiments, one file each (experiments/<name>.cu), and the demo
-// (demo.cu); register.cu adds them, and the module's --gpu-mem-budget option, in the order below.
+// EGA's evaluation as registered experiments, one file each (experiments/<name>.cpp), and the demo
+// (demo.cpp); register.cpp adds them, and the module's --gpu-mem-budget option, in the order below.
 //
 // The text we have gives the evaluation's claims, not its figures (ega_experiments.md), so each
 // experiment sweeps the axis a claim is about: SP-EGA vs LPHGA vs the sort-based group-by over

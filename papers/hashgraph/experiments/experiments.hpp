@@ -1,5 +1,5 @@
 // HashGraph's figures as registered experiments (section 5), and `hashlab demo hashgraph`: one
-// file per experiment (experiments/<name>.cu), each returning its harness::Experiment; register.cu
+// file per experiment (experiments/<name>.cpp), each returning its harness::Experiment; register.cpp
 // adds them in this order, which is the order of `hashlab list hashgraph` and of a run.
 //
 // Inputs follow the paper: the sequence 0..N-1 for the framework comparisons (Fig. 2, 6, 8), and
@@ -29,7 +29,7 @@ harness::Experiment fig8_experiment();
 harness::Experiment fig9_experiment();
 harness::Experiment largest_input_experiment();
 
-/// `hashlab demo hashgraph`: ten keys through V1 and V2, then both probes (demo.cu).
+/// `hashlab demo hashgraph`: ten keys through V1 and V2, then both probes (demo.cpp).
 harness::Demo demo();
 
 }  // namespace hashlab::hashgraph::experiments

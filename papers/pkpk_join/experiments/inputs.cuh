@@ -58,7 +58,7 @@ void verify_rows(PointContext& ctx, const Input& in, std::vector<JoinedRow> got,
 
 /// The GPU joins every sweep compares: {"bsp", "sort_join", "hash_join"}.
 const Variants& gpu_variants();
-/// Every variant of the profile and scaling experiments (inputs.cu says why each is there).
+/// Every variant of the profile and scaling experiments (inputs.cpp says why each is there).
 const Variants& all_variants();
 
 }  // namespace hashlab::pkpk::experiments

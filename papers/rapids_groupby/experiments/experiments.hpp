@@ -1,5 +1,5 @@
 // The RAPIDS group-by report's figures as registered experiments, one file each
-// (experiments/<name>.cu), and its demo (demo.cu); register.cu adds them in the order below.
+// (experiments/<name>.cpp), and its demo (demo.cpp); register.cpp adds them in the order below.
 //
 //   fig2_verification     Fig. 2: 100K rows, 2 key columns, 10 unique keys, ops {sum, sum, min},
 //                         CPU results printed beside GPU results

@@ -1,7 +1,7 @@
 // What the comparison experiments sweep and the inputs each point draws (host logic, tested on
 // the CPU). Every variant of one point draws the same input from the shared generator; points
 // are ordered so that the variants of one input run one after another (the input and its CPU
-// reference are built once, see experiments/comparisons.cu).
+// reference are built once, see experiments/comparisons.cpp).
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,6 @@
 // compare/tpch: the suite's group-bys and joins on TPC-H's lineitem and orders (issue 17) —
 // the plan, the queries and the data directory (host logic, tested on the CPU). The experiment
-// itself is experiments/tpch.cu; the algorithms run through owndata/'s adapters.
+// itself is experiments/tpch.cpp; the algorithms run through owndata/'s adapters.
 //
 // Data (scripts/tpch.py, `make tpch-data SF=1`): <dir>/sf<SF>/lineitem/<column>.npy and
 // <dir>/sf<SF>/orders/<column>.npy, every column uint32 ('<u4'): keys as generated, l_returnflag

@@ -1,6 +1,6 @@
 // The experiment registry: how a paper module (or compare/) declares the experiments that
 // reproduce its figures, and what the harness hands each point of a sweep. The harness knows no
-// paper by name: modules register themselves from one static initialiser, experiments/register.cu.
+// paper by name: modules register themselves from one static initialiser, experiments/register.cpp.
 //
 //   namespace {
 //   const hashlab::harness::Registrar registrar([](hashlab::harness::Registry& r) {
@@ -242,7 +242,7 @@ class Registry {
   std::vector<ModuleOption> options_;
 };
 
-/// Runs `fill(registry)` during static initialisation: one per module (experiments/register.cu).
+/// Runs `fill(registry)` during static initialisation: one per module (experiments/register.cpp).
 struct Registrar {
   explicit Registrar(const std::function<void(Registry&)>& fill) { fill(Registry::instance()); }
 };

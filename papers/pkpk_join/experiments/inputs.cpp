@@ -69,7 +69,7 @@ void verify_rows(PointContext& ctx, const Input& in, std::vector<JoinedRow> got,
                                                 std::to_string(diff.first->key) + ")");
 }
 
-// The variant lists are read while the experiments register (static initialisation, register.cu):
+// The variant lists are read while the experiments register (static initialisation, register.cpp):
 // function-local statics, so that they are built before that whatever the order of the files.
 const Variants& gpu_variants() {
   static const Variants variants = {"bsp", "sort_join", "hash_join"};

@@ -1,4 +1,4 @@
-// SP-EGA vs LPHGA vs sort-based over the number of groups, L = n (run_sp_groups in sp_inputs.cu).
+// SP-EGA vs LPHGA vs sort-based over the number of groups, L = n (run_sp_groups in sp_inputs.cpp).
 #include "experiments.hpp"
 #include "sp_inputs.cuh"
 
