@@ -360,3 +360,34 @@ TEST(Cache, BuildsOnceAndDropsByPrefix) {
 
 }  // namespace
 }  // namespace hashlab::harness
+
+namespace hashlab::harness {
+namespace {
+
+// make_experiment's second form: the variants written once reach the plan unchanged, and what
+// `hashlab list` shows (Experiment::variants) is the same list.
+TEST(MakeExperiment, ThePlanReceivesTheDeclaredVariants) {
+  Variants seen;
+  const Experiment e = make_experiment(
+      "runner_test", "declared", "Fig. D", "variants declared once", {"a", "b", "c"},
+      [&](const RunOptions&, const Variants& v) {
+        seen = v;
+        std::vector<Point> points;
+        for (const auto& name : v) {
+          Point p;
+          p.variant = name;
+          p.n = 10;
+          points.push_back(p);
+        }
+        return points;
+      },
+      [](PointContext&) {});
+  EXPECT_EQ(e.variants, (Variants{"a", "b", "c"}));
+  const std::vector<Point> points = e.plan(RunOptions{});
+  EXPECT_EQ(seen, e.variants);
+  ASSERT_EQ(points.size(), 3u);
+  EXPECT_EQ(points[2].variant, "c");
+}
+
+}  // namespace
+}  // namespace hashlab::harness
