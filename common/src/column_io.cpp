@@ -124,6 +124,20 @@ std::string read_npy_header(std::ifstream& in, const std::string& path) {
   return header;
 }
 
+// The length of a 1-D array's header "(n,)". fortran_order is irrelevant: a one-dimensional array
+// has the same bytes either way, and anything with more dimensions is refused.
+std::size_t header_rows(const std::string& header, const std::string& path) {
+  const std::string shape = header_field(header, "shape", path);
+  std::string inner = shape.substr(1, shape.size() - 2);
+  if (!inner.empty() && inner.back() == ',') inner.pop_back();
+  inner = trim(inner);
+  if (inner.find(',') != std::string::npos)
+    fail(path, "holds an array of shape " + shape + "; a column must be one-dimensional");
+  std::size_t count = 0;
+  if (!parse_number(inner, count)) fail(path, "cannot read the array shape " + shape);
+  return count;
+}
+
 // The dtype of a header, with the byte-order mark of one-byte and native types made '<'.
 std::string header_dtype(const std::string& header, const std::string& path) {
   std::string descr = header_field(header, "descr", path);
@@ -178,6 +192,11 @@ std::string npy_file_dtype(const std::string& path) {
   return header_dtype(read_npy_header(in, path), path);
 }
 
+std::size_t npy_file_rows(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return header_rows(read_npy_header(in, path), path);
+}
+
 template <class T>
 std::vector<T> read_npy(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -185,16 +204,7 @@ std::vector<T> read_npy(const std::string& path) {
   const std::string descr = header_dtype(header, path);
   if (descr != npy_dtype<T>())
     fail(path, std::string("holds dtype '") + descr + "', expected '" + npy_dtype<T>() + "' (" + type_name<T>() + ")");
-  // fortran_order is irrelevant here: a one-dimensional array has the same bytes either way,
-  // and anything with more dimensions is refused below.
-  const std::string shape = header_field(header, "shape", path);  // "(n,)"
-  std::string inner = shape.substr(1, shape.size() - 2);
-  if (!inner.empty() && inner.back() == ',') inner.pop_back();
-  inner = trim(inner);
-  if (inner.find(',') != std::string::npos)
-    fail(path, "holds an array of shape " + shape + "; a column must be one-dimensional");
-  std::size_t count = 0;
-  if (!parse_number(inner, count)) fail(path, "cannot read the array shape " + shape);
+  const std::size_t count = header_rows(header, path);
 
   const auto data_start = in.tellg();
   in.seekg(0, std::ios::end);

@@ -3,9 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <limits>
 #include <optional>
 #include <stdexcept>
@@ -27,24 +25,11 @@ std::string column_path(const std::string& sf_directory, const std::string& colu
 
 /// The rows of a 1-D .npy file from its header alone; nullopt when it cannot be read as one.
 std::optional<std::uint64_t> npy_rows(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  char magic[8] = {};
-  if (!in.read(magic, 8) || std::memcmp(magic, "\x93NUMPY", 6) != 0) return std::nullopt;
-  std::uint32_t length = 0;
-  unsigned char bytes[4] = {};
-  const int width = magic[6] == 1 ? 2 : 4;  // version 1: a 2-byte header length; 2 and 3: 4 bytes
-  if (!in.read(reinterpret_cast<char*>(bytes), width)) return std::nullopt;
-  for (int i = width - 1; i >= 0; --i) length = length << 8 | bytes[i];
-  if (length > 65536) return std::nullopt;
-  std::string header(length, '\0');
-  if (!in.read(header.data(), length)) return std::nullopt;
-  const auto at = header.find("'shape': (");
-  if (at == std::string::npos) return std::nullopt;
-  const char* p = header.c_str() + at + std::strlen("'shape': (");
-  char* end = nullptr;
-  const unsigned long long rows = std::strtoull(p, &end, 10);
-  if (end == p || (*end != ',' && *end != ')')) return std::nullopt;
-  return rows;
+  try {
+    return io::npy_file_rows(path);
+  } catch (const io::FormatError&) {
+    return std::nullopt;
+  }
 }
 
 std::string make_command(const std::string& dir, const std::string& sf) {

@@ -33,6 +33,10 @@ void write_npy_bytes(const std::string& path, const std::string& descr, std::siz
 /// Throws FormatError when the file is not a .npy file.
 std::string npy_file_dtype(const std::string& path);
 
+/// The length of a .npy file's one-dimensional array, from its header alone. Throws FormatError
+/// when the file is not a .npy file or its array has more dimensions.
+std::size_t npy_file_rows(const std::string& path);
+
 /// Reads a 1-D array whose dtype is exactly T's.
 template <class T>
 std::vector<T> read_npy(const std::string& path);
