@@ -156,29 +156,37 @@ ValueColumn read_value_column(const std::string& source) {
 }
 
 namespace {
+/// Throws InputError unless every value of `column` is an integer that T holds.
 template <class T>
-std::vector<T> narrow(const ValueColumn& column, const std::string& what, const char* range) {
+void require_fits(const ValueColumn& column, const std::string& what, const char* range) {
   if (column.real)
     throw InputError(column.source + ": " + what + " integer values (" + range +
                      "); the file holds floating-point numbers");
-  std::vector<T> out(column.ints.size());
-  for (std::size_t i = 0; i < out.size(); ++i) {
+  for (std::size_t i = 0; i < column.ints.size(); ++i) {
     const std::int64_t v = column.ints[i];
     if (v < static_cast<std::int64_t>(std::numeric_limits<T>::min()) ||
         v > static_cast<std::int64_t>(std::numeric_limits<T>::max()))
       throw InputError(column.source + ": row " + std::to_string(i) + " holds " + std::to_string(v) + "; " + what +
                        " values " + range);
-    out[i] = static_cast<T>(v);
   }
-  return out;
 }
+constexpr const char* kUint32Range = "from 0 to 4294967295";
+constexpr const char* kInt32Range = "from -2147483648 to 2147483647";
 }  // namespace
 
+void require_uint32(const ValueColumn& column, const std::string& what) {
+  require_fits<std::uint32_t>(column, what, kUint32Range);
+}
+void require_int32(const ValueColumn& column, const std::string& what) {
+  require_fits<std::int32_t>(column, what, kInt32Range);
+}
 std::vector<std::uint32_t> as_uint32(const ValueColumn& column, const std::string& what) {
-  return narrow<std::uint32_t>(column, what, "from 0 to 4294967295");
+  require_uint32(column, what);
+  return {column.ints.begin(), column.ints.end()};
 }
 std::vector<std::int32_t> as_int32(const ValueColumn& column, const std::string& what) {
-  return narrow<std::int32_t>(column, what, "from -2147483648 to 2147483647");
+  require_int32(column, what);
+  return {column.ints.begin(), column.ints.end()};
 }
 
 void require_rows(std::size_t rows, const std::string& first_source, const std::string& source, std::size_t got) {

@@ -8,9 +8,9 @@
 #include <cstdio>
 #include <functional>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
-#include "hashlab/common/cuda_check.hpp"
 #include "hashlab/common/device.hpp"
 #include "hashlab/common/memory.hpp"
 #include "hashlab/cuckoo/cuckoo_table.hpp"
@@ -78,31 +78,26 @@ void require_gpu(const std::string& algo) {
     throw InputError("--algo " + algo + " needs a CUDA GPU (" + why + ")");
 }
 
-/// A stream for the whole command (nullptr-safe when there is no GPU).
-class Stream {
+/// The command's stream: common's Stream with a GPU, the null stream without one (the CPU
+/// algorithms ignore it).
+class CommandStream {
  public:
-  explicit Stream(bool gpu) {
-    if (gpu) HASHLAB_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+  explicit CommandStream(bool gpu) {
+    if (gpu) stream_.emplace();
   }
-  ~Stream() {
-    if (stream_) cudaStreamDestroy(stream_);
-  }
-  cudaStream_t get() const { return stream_; }
+  cudaStream_t get() const { return stream_ ? stream_->get() : nullptr; }
 
  private:
-  cudaStream_t stream_ = nullptr;
+  std::optional<Stream> stream_;
 };
 
-/// Runs `work` warmup + reps times (`before` untimed before each), times each: CUDA events on
-/// the stream for device work, a host clock for host work. Returns the times in ms.
+/// Runs `work` warmup + reps times (`before` untimed before each), times each: common's
+/// EventTimer on the stream for device work, a host clock for host work. Returns the times in ms.
 std::vector<double> time_runs(const Common& c, bool on_host, cudaStream_t stream, const std::function<void()>& before,
                               const std::function<void()>& work) {
   std::vector<double> times;
-  cudaEvent_t start = nullptr, stop = nullptr;
-  if (!on_host) {
-    HASHLAB_CUDA_CHECK(cudaEventCreate(&start));
-    HASHLAB_CUDA_CHECK(cudaEventCreate(&stop));
-  }
+  std::optional<EventTimer> timer;  // CUDA events exist only with a GPU
+  if (!on_host) timer.emplace();
   for (int i = 0; i < c.warmup + c.reps; ++i) {
     before();
     double ms = 0;
@@ -111,19 +106,24 @@ std::vector<double> time_runs(const Common& c, bool on_host, cudaStream_t stream
       work();
       ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     } else {
-      HASHLAB_CUDA_CHECK(cudaEventRecord(start, stream));
+      timer->start(stream);
       work();
-      HASHLAB_CUDA_CHECK(cudaEventRecord(stop, stream));
-      HASHLAB_CUDA_CHECK(cudaEventSynchronize(stop));
-      float f = 0;
-      HASHLAB_CUDA_CHECK(cudaEventElapsedTime(&f, start, stop));
-      ms = f;
+      timer->stop(stream);
+      ms = timer->elapsed_ms();
     }
     if (i >= c.warmup) times.push_back(ms);
   }
-  if (start) cudaEventDestroy(start);
-  if (stop) cudaEventDestroy(stop);
   return times;
+}
+
+/// Prints --verify's outcome ("" is agreement) and returns the exit status it implies.
+int report_verify(const std::string& problem, std::size_t count, const char* what) {
+  if (problem.empty()) {
+    std::cout << "verify: ok (" << count << " " << what << " equal the CPU reference's)\n";
+    return 0;
+  }
+  std::cout << "verify: FAILED: " << problem << "\n";
+  return kExitFailed;
 }
 
 std::string format_ms(double ms) {
@@ -223,7 +223,7 @@ int groupby_command(const std::vector<std::string>& args) {
   if (needs_gpu(algo)) require_gpu(algo_name);
 
   return guarded([&] {
-    Stream stream(needs_gpu(algo));
+    CommandStream stream(needs_gpu(algo));
     auto g = make_groupby(algo, input, go, stream.get());
     std::cout << "groupby: " << to_string(algo) << " (" << describe(algo) << ")\n"
               << "input: " << input.rows() << " rows, " << input.keys.size() << " key column(s), "
@@ -234,15 +234,9 @@ int groupby_command(const std::vector<std::string>& args) {
     print_stats(g->stats());
     const reference::GroupByResult got = g->result(stream.get());
     const auto names = output_names(input, go);
-    int status = 0;
-    if (common.verify) {
-      const std::string problem = reference::compare(reference_groupby(input, go), got, 1e-9);
-      if (problem.empty()) std::cout << "verify: ok (" << got.groups() << " groups equal the CPU reference's)\n";
-      else {
-        std::cout << "verify: FAILED: " << problem << "\n";
-        status = kExitFailed;
-      }
-    }
+    const int status =
+        common.verify ? report_verify(reference::compare(reference_groupby(input, go), got, 1e-9), got.groups(), "groups")
+                      : 0;
     if (!common.out.empty()) {
       write_table(common.out, to_output(got, names));
       std::cout << "wrote " << got.groups() << " groups (" << names.size() << " columns) to " << common.out << "\n";
@@ -282,7 +276,7 @@ int join_command(const std::vector<std::string>& args) {
   check_join(algo, input);
   if (algo != JoinAlgo::kCpu) require_gpu(algo_name);
   return guarded([&] {
-    Stream stream(algo != JoinAlgo::kCpu);
+    CommandStream stream(algo != JoinAlgo::kCpu);
     auto j = make_join(algo, input, stream.get());
     std::cout << "join: " << to_string(algo) << " (" << describe(algo) << ")\n"
               << "input: R " << input.r.keys.data.size() << " rows, S " << input.s.keys.data.size() << " rows\n";
@@ -290,15 +284,7 @@ int join_command(const std::vector<std::string>& args) {
     print_times("time", times, j->on_host());
     print_stats(j->stats());
     const auto rows = j->result(stream.get());
-    int status = 0;
-    if (common.verify) {
-      const std::string problem = compare_rows(reference_join(input), rows);
-      if (problem.empty()) std::cout << "verify: ok (" << rows.size() << " rows equal the CPU reference's)\n";
-      else {
-        std::cout << "verify: FAILED: " << problem << "\n";
-        status = kExitFailed;
-      }
-    }
+    const int status = common.verify ? report_verify(compare_rows(reference_join(input), rows), rows.size(), "rows") : 0;
     if (!common.out.empty()) {
       std::vector<OutputColumn> out(3);
       out[0].name = "key";
@@ -349,7 +335,7 @@ int table_command(const std::vector<std::string>& args) {
   check_table(algo, input, to);
   require_gpu(algo_name);
   return guarded([&] {
-    Stream stream(true);
+    CommandStream stream(true);
     auto t = make_table(algo, input, to, stream.get());
     std::cout << "table: " << to_string(algo) << " (" << describe(algo) << ")\n"
               << "input: " << input.keys.data.size() << " keys, " << input.queries.data.size() << " queries\n";
@@ -366,15 +352,9 @@ int table_command(const std::vector<std::string>& args) {
     print_times("probe", probe_times, false);
     print_stats(t->stats());
     const Lookup got = t->result(stream.get());
-    int status = 0;
-    if (common.verify) {
-      const std::string problem = compare_lookup(reference_lookup(input), got, input);
-      if (problem.empty()) std::cout << "verify: ok (" << got.count.size() << " answers equal the CPU reference's)\n";
-      else {
-        std::cout << "verify: FAILED: " << problem << "\n";
-        status = kExitFailed;
-      }
-    }
+    const int status =
+        common.verify ? report_verify(compare_lookup(reference_lookup(input), got, input), got.count.size(), "answers")
+                      : 0;
     if (!common.out.empty()) {
       std::vector<OutputColumn> out(2);
       out[0].name = "count";

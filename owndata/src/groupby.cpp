@@ -52,7 +52,7 @@ std::vector<Pass> plan_passes(const GroupByInput& input, const std::vector<Aggre
 
 /// Assembles the output columns from the passes' results (each sorted by key, one aggregate).
 reference::GroupByResult assemble(const GroupByInput& input, const std::vector<Aggregation>& aggs,
-                                  const std::vector<Pass>& passes, std::vector<reference::GroupByResult> results) {
+                                  const std::vector<Pass>& passes, const std::vector<reference::GroupByResult>& results) {
   if (results.empty()) throw std::logic_error("group-by: no passes");
   const auto find = [&](std::size_t v, Aggregation op) -> const reference::AggregateColumn& {
     for (std::size_t p = 0; p < passes.size(); ++p)
@@ -99,17 +99,13 @@ void require_no_key(const KeyColumn& keys, std::uint32_t sentinel, GroupByAlgo a
                      " (it cannot be a key there; remap it, or use rapids, sort or cpu)");
 }
 
+/// Who needs unsigned 32-bit values, for the errors of as_uint32 / require_uint32.
+std::string uint32_user(GroupByAlgo algo) { return std::string("--algo ") + to_string(algo) + " aggregates unsigned 32-bit"; }
+
 std::vector<std::vector<std::uint32_t>> uint32_values(GroupByAlgo algo, const GroupByInput& input) {
   std::vector<std::vector<std::uint32_t>> values;
-  for (const auto& v : input.values) values.push_back(as_uint32(v, std::string("--algo ") + to_string(algo) + " aggregates unsigned 32-bit"));
+  for (const auto& v : input.values) values.push_back(as_uint32(v, uint32_user(algo)));
   return values;
-}
-
-template <class T>
-DeviceBuffer<T> upload(const std::vector<T>& host, cudaStream_t stream) {
-  DeviceBuffer<T> d(host.size(), stream);
-  d.copy_from_host(host.data(), host.size(), stream);
-  return d;
 }
 
 // ---- RAPIDS: every output column in one pass ----------------------------------------------------
@@ -129,8 +125,8 @@ class RapidsRun final : public GroupByRun {
         matrix.insert(matrix.end(), values[v].begin(), values[v].end());
         ops_.push_back(a);
       }
-    keys_ = upload(host_keys_, stream);
-    values_ = upload(matrix, stream);
+    keys_ = to_device(host_keys_, stream);
+    values_ = to_device(matrix, stream);
     options_.sampling = options.sampling;
     options_.table_factor = options.table_factor;
     if (options.sampling == rapids::Sampling::kNone)  // no prediction: table_factor slots per row
@@ -187,10 +183,10 @@ struct PassGroups {
 class DevicePassesRun : public GroupByRun {
  public:
   DevicePassesRun(GroupByAlgo algo, const GroupByInput& input, const GroupByOptions& options, cudaStream_t stream)
-      : algo_(algo), input_(input), aggs_(options.aggs), passes_(plan_passes(input, options.aggs)), rows_(input.rows()) {
+      : input_(input), aggs_(options.aggs), passes_(plan_passes(input, options.aggs)), rows_(input.rows()) {
     const auto values = uint32_values(algo, input);
-    keys_ = upload(input.keys.front().data, stream);
-    for (const auto& v : values) values_.push_back(upload(v, stream));
+    keys_ = to_device(input.keys.front().data, stream);
+    for (const auto& v : values) values_.push_back(to_device(v, stream));
     outputs_.resize(passes_.size());
   }
   void run(cudaStream_t stream) override {
@@ -202,7 +198,7 @@ class DevicePassesRun : public GroupByRun {
       ega::Groups view{outputs_[p].keys.data(), outputs_[p].aggregates.data(), outputs_[p].count};
       results.push_back(view.to_reference(passes_[p].op, stream));
     }
-    return assemble(input_, aggs_, passes_, std::move(results));
+    return assemble(input_, aggs_, passes_, results);
   }
 
  protected:
@@ -222,7 +218,6 @@ class DevicePassesRun : public GroupByRun {
   }
   std::size_t groups() const { return outputs_.empty() ? 0 : outputs_.front().count; }
 
-  GroupByAlgo algo_;
   const GroupByInput& input_;
   std::vector<Aggregation> aggs_;
   std::vector<Pass> passes_;
@@ -299,9 +294,8 @@ class HostPassesRun : public GroupByRun {
     for (const Pass& p : passes_) results_.push_back(run_pass(p));
   }
   reference::GroupByResult result(cudaStream_t) override {
-    std::vector<reference::GroupByResult> sorted = results_;  // untimed: each pass's groups in key order
-    for (auto& r : sorted) r.sort_by_key();
-    return assemble(input_, aggs_, passes_, std::move(sorted));
+    for (auto& r : results_) r.sort_by_key();  // untimed: each pass's groups in key order
+    return assemble(input_, aggs_, passes_, results_);
   }
   bool on_host() const override { return true; }
 
@@ -427,14 +421,14 @@ void check_groupby(GroupByAlgo algo, const GroupByInput& input, const GroupByOpt
       if (v.real != real)
         throw InputError(v.source + ": --algo rapids takes value columns of one type (all integer or all float); " +
                          input.values.front().source + " differs");
-      if (!real) as_int32(v, who + " aggregates 32-bit");
+      if (!real) require_int32(v, who + " aggregates 32-bit");
     }
     if (!(options.table_factor > 0)) throw InputError("--table-factor must be positive");
     return;
   }
   require_one_key(algo, input);
   if (algo == GroupByAlgo::kCpu) return;
-  uint32_values(algo, input);
+  for (const auto& v : input.values) require_uint32(v, uint32_user(algo));
   if (algo == GroupByAlgo::kHash) {
     require_no_key(input.keys.front(), baseline::HashGroupBy::kEmptyKey, algo);
     if (!(options.hash_load > 0 && options.hash_load <= 1))

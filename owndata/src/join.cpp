@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "hashlab/common/memory.hpp"
 #include "hashlab/compare/joins.hpp"
 #include "named.hpp"
 
@@ -34,15 +35,10 @@ void check_table(const JoinTable& t, const char* which) {
 class DeviceJoin final : public JoinRun {
  public:
   DeviceJoin(JoinAlgo algo, const JoinInput& input, cudaStream_t stream) {
-    const auto up = [&](const KeyColumn& c) {
-      DeviceBuffer<std::uint32_t> d(c.data.size(), stream);
-      d.copy_from_host(c.data.data(), c.data.size(), stream);
-      return d;
-    };
-    r_keys_ = up(input.r.keys);
-    r_values_ = up(input.r.values);
-    s_keys_ = up(input.s.keys);
-    s_values_ = up(input.s.values);
+    r_keys_ = to_device(input.r.keys.data, stream);
+    r_values_ = to_device(input.r.values.data, stream);
+    s_keys_ = to_device(input.s.keys.data, stream);
+    s_values_ = to_device(input.s.values.data, stream);
     r_ = {r_keys_.data(), r_values_.data(), r_keys_.size()};
     s_ = {s_keys_.data(), s_values_.data(), s_keys_.size()};
     const auto kind = algo == JoinAlgo::kBsp ? compare::JoinKind::kBsp

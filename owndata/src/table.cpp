@@ -23,12 +23,6 @@ constexpr detail::Named<TableAlgo> kAlgos[] = {
 };
 constexpr std::uint32_t kMarker = 0xffffffffu;  // the tables' empty key and not-found value
 
-DeviceBuffer<std::uint32_t> upload(const KeyColumn& c, cudaStream_t stream) {
-  DeviceBuffer<std::uint32_t> d(c.data.size(), stream);
-  d.copy_from_host(c.data.data(), c.data.size(), stream);
-  return d;
-}
-
 /// The unique-key tables: find gives the value or kMarker.
 class MapRun final : public TableRun {
  public:
@@ -45,9 +39,9 @@ class MapRun final : public TableRun {
     } else {
       sorted_ = std::make_unique<baseline::SortedArray>();
     }
-    keys_ = upload(input.keys, stream);
-    values_ = upload(input.values, stream);
-    queries_ = upload(input.queries, stream);
+    keys_ = to_device(input.keys.data, stream);
+    values_ = to_device(input.values.data, stream);
+    queries_ = to_device(input.queries.data, stream);
     found_ = DeviceBuffer<std::uint32_t>(m_, stream);
   }
   void build(cudaStream_t stream) override {
@@ -101,8 +95,8 @@ class HashGraphRun final : public TableRun {
     range_ = hashgraph::hash_range_for(n_, load);
     graph_ = std::make_unique<hashgraph::HashGraph>(n_, range_, hashgraph::BuildOptions{}, stream);
     prober_ = std::make_unique<hashgraph::Prober>(*graph_, hashgraph::ProbeMethod::kStandard, m_, stream);
-    keys_ = upload(input.keys, stream);
-    queries_ = upload(input.queries, stream);
+    keys_ = to_device(input.keys.data, stream);
+    queries_ = to_device(input.queries.data, stream);
   }
   void build(cudaStream_t stream) override { graph_->build(keys_.data(), n_, stream); }
   void probe(cudaStream_t stream) override { pairs_ = prober_->join(queries_.data(), m_, stream); }

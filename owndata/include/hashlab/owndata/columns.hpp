@@ -54,6 +54,9 @@ ValueColumn read_value_column(const std::string& source);
 std::vector<std::uint32_t> as_uint32(const ValueColumn& column, const std::string& what);
 /// The values as int32 (RAPIDS' integer path); InputError as above.
 std::vector<std::int32_t> as_int32(const ValueColumn& column, const std::string& what);
+/// The checks of as_uint32 and as_int32 alone (no copy).
+void require_uint32(const ValueColumn& column, const std::string& what);
+void require_int32(const ValueColumn& column, const std::string& what);
 
 /// Throws InputError unless every column has `rows` rows, naming the first that differs.
 void require_rows(std::size_t rows, const std::string& first_source, const std::string& source, std::size_t got);
