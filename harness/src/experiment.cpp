@@ -90,6 +90,14 @@ Timing repeat_with_benchmark(const std::function<double()>& one_run_ms, int repe
 
 }  // namespace
 
+Timing summarize(std::vector<double> ms) {
+  if (ms.empty()) throw std::invalid_argument("summarize: no times");
+  std::sort(ms.begin(), ms.end());
+  const std::size_t n = ms.size();
+  const double median = n % 2 == 1 ? ms[n / 2] : (ms[n / 2 - 1] + ms[n / 2]) / 2;
+  return {median, ms.front(), ms.back(), static_cast<int>(n)};
+}
+
 // ---- RunOptions, Point ------------------------------------------------------------------------
 
 std::vector<std::uint64_t> RunOptions::pick_sizes(const std::vector<std::uint64_t>& quick_sizes,
@@ -156,13 +164,14 @@ PointContext::PointContext(const Point& point, const RunOptions& options, cudaSt
 
 Timing PointContext::time_gpu(const std::function<void(cudaStream_t)>& run,
                               const std::function<void(cudaStream_t)>& reset) {
+  const auto began = std::chrono::steady_clock::now();
   for (int w = 0; w < options_.warmups; ++w) {
     if (reset) reset(stream_);
     run(stream_);
   }
   HASHLAB_CUDA_CHECK(cudaStreamSynchronize(stream_));
   EventTimer timer;
-  return repeat_with_benchmark(
+  const Timing timing = repeat_with_benchmark(
       [&] {
         if (reset) reset(stream_);
         timer.start(stream_);
@@ -171,14 +180,53 @@ Timing PointContext::time_gpu(const std::function<void(cudaStream_t)>& run,
         return timer.elapsed_ms();
       },
       options_.effective_repetitions());
+  timed_seconds_ += seconds_since(began);
+  return timing;
+}
+
+std::vector<PhaseTiming> PointContext::time_phases(const std::function<void(PhaseTimer&, cudaStream_t)>& run,
+                                                   const std::function<void(cudaStream_t)>& reset) {
+  PhaseTimer timer;
+  std::vector<PhaseTiming> phases;
+  std::vector<std::vector<double>> times;
+  int runs = 0;
+  // One run through the timer; its phases after the warm-ups are recorded. Returns their sum.
+  auto one_run = [&](bool record) {
+    if (reset) reset(stream_);
+    timer.clear();
+    run(timer, stream_);
+    const std::vector<PhaseTime> marked = timer.results();
+    if (runs++ == 0)
+      for (const auto& p : marked) phases.push_back({p.name, p.items, p.unit, {}});
+    if (marked.size() != phases.size())
+      throw std::logic_error("time_phases: a run marked " + std::to_string(marked.size()) + " phases, the first " +
+                             std::to_string(phases.size()));
+    times.resize(phases.size());
+    double total = 0;
+    for (std::size_t i = 0; i < marked.size(); ++i) {
+      if (marked[i].name != phases[i].name)
+        throw std::logic_error("time_phases: phase " + std::to_string(i) + " is '" + marked[i].name + "', was '" +
+                               phases[i].name + "'");
+      if (record) times[i].push_back(marked[i].ms);
+      total += marked[i].ms;
+    }
+    return total;
+  };
+  const auto began = std::chrono::steady_clock::now();
+  for (int w = 0; w < options_.warmups; ++w) one_run(false);
+  repeat_with_benchmark([&] { return one_run(true); }, options_.effective_repetitions());
+  for (std::size_t i = 0; i < phases.size(); ++i) phases[i].timing = summarize(times[i]);
+  timed_seconds_ += seconds_since(began);
+  return phases;
 }
 
 Timing PointContext::time_host(const std::function<void()>& run, const std::function<void()>& reset) {
+  const auto began = std::chrono::steady_clock::now();
   for (int w = 0; w < options_.warmups; ++w) {
     if (reset) reset();
     run();
   }
-  return repeat_with_benchmark(
+  const Timing timing = repeat_with_benchmark(
       [&] {
         if (reset) reset();
         const auto start = std::chrono::steady_clock::now();
@@ -187,6 +235,8 @@ Timing PointContext::time_host(const std::function<void()>& run, const std::func
         return std::chrono::duration<double, std::milli>(stop - start).count();
       },
       options_.effective_repetitions());
+  timed_seconds_ += seconds_since(began);
+  return timing;
 }
 
 void PointContext::report_time(const std::string& what, const Timing& timing, double items,

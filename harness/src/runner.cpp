@@ -310,8 +310,10 @@ RunSummary run_experiments(const std::vector<const Experiment*>& experiments, co
         }
         line << " " << m.name << "=" << number(m.median) << " " << m.unit;
       }
+      // The point's wall time, and how much of it built inputs and answers and ran the timed runs.
       line << (skipped ? "  skipped" : verified ? "  ok" : "  FAILED") << "  ("
-           << number(std::chrono::duration<double>(Clock::now() - point_start).count()) << " s; elapsed "
+           << number(std::chrono::duration<double>(Clock::now() - point_start).count()) << " s: inputs "
+           << number(ctx.input_seconds()) << ", timed " << number(ctx.timed_seconds()) << "; elapsed "
            << format_duration(elapsed) << ", ETA " << format_duration(eta) << ")";
       std::cout << line.str() << std::endl;
       if (!verified) std::cout << "    " << note << std::endl;

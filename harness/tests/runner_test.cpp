@@ -343,6 +343,16 @@ TEST(Timing, AnExceptionInsideATimedRunPropagates) {
   EXPECT_THROW(ctx.time_host([] { throw std::runtime_error("inside"); }), std::runtime_error);
 }
 
+TEST(Timing, SummarizeTakesTheMedianAsGoogleBenchmarkDoes) {
+  const Timing odd = summarize({5, 1, 3});
+  EXPECT_EQ(odd.median_ms, 3);
+  EXPECT_EQ(odd.min_ms, 1);
+  EXPECT_EQ(odd.max_ms, 5);
+  EXPECT_EQ(odd.repetitions, 3);
+  EXPECT_EQ(summarize({4, 1, 3, 10}).median_ms, 3.5);  // the mean of the middle two
+  EXPECT_THROW(summarize({}), std::invalid_argument);
+}
+
 TEST(Cache, BuildsOnceAndDropsByPrefix) {
   RunOptions options;
   Point point{"v", 1, "", 0};

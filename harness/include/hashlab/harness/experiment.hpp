@@ -16,6 +16,7 @@
 #include <cuda_runtime_api.h>
 
 #include <any>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -23,6 +24,8 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "hashlab/common/phase_timer.hpp"
 
 namespace hashlab::harness {
 
@@ -89,6 +92,18 @@ struct Timing {
   int repetitions = 0;
 };
 
+/// The median, minimum and maximum of measured times in ms (the median as Google Benchmark takes it:
+/// the mean of the middle two for an even count). Throws std::invalid_argument when empty.
+Timing summarize(std::vector<double> ms);
+
+/// One phase's times over the repetitions of PointContext::time_phases.
+struct PhaseTiming {
+  std::string name;
+  double items = 0;  // as the algorithm marked them (PhaseTime)
+  std::string unit;
+  Timing timing;
+};
+
 /// One result row of a point (see docs/design.md's result rows).
 struct Metric {
   std::string name;   // e.g. "build_time", "build_rate", "restarts"
@@ -115,6 +130,12 @@ class PointContext {
   /// clearing a table); nothing else is in the timed region.
   Timing time_gpu(const std::function<void(cudaStream_t)>& run,
                   const std::function<void(cudaStream_t)>& reset = {});
+  /// The phases of a run, timed with the same warm-ups and repetitions: `run` marks them on the
+  /// PhaseTimer it is handed (an algorithm's optional timer, common/phase_timer.hpp). Returns each
+  /// phase's median, minimum and maximum over the repetitions, in the order they ran; every run
+  /// must mark the same phases (std::logic_error otherwise).
+  std::vector<PhaseTiming> time_phases(const std::function<void(PhaseTimer&, cudaStream_t)>& run,
+                                       const std::function<void(cudaStream_t)>& reset = {});
   /// The same for host code, on the host's steady clock.
   Timing time_host(const std::function<void()>& run, const std::function<void()>& reset = {});
 
@@ -137,7 +158,13 @@ class PointContext {
   template <class T, class Make>
   T& cached(const std::string& key, Make&& make) {
     auto it = cache_.find(key);
-    if (it == cache_.end()) it = cache_.emplace(key, std::make_shared<T>(make())).first;
+    if (it == cache_.end()) {
+      const auto start = std::chrono::steady_clock::now();
+      ++making_;
+      auto value = std::make_shared<T>(make());
+      if (--making_ == 0) input_seconds_ += seconds_since(start);
+      it = cache_.emplace(key, std::move(value)).first;
+    }
     return *std::any_cast<std::shared_ptr<T>&>(it->second);
   }
   /// Drops cached values whose key starts with `prefix` (to free memory between sizes).
@@ -150,8 +177,17 @@ class PointContext {
   bool sampled() const { return sampled_; }
   const std::string& failure() const { return failure_; }
   const std::string& notes() const { return notes_; }
+  /// Where the point's wall time went (the run log shows it): building the values it cached
+  /// (inputs, reference answers), and the timed runs with their warm-ups and resets. The rest is
+  /// the point's own checks and set-up.
+  double input_seconds() const { return input_seconds_; }
+  double timed_seconds() const { return timed_seconds_; }
 
  private:
+  static double seconds_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+
   const Point& point_;
   const RunOptions& options_;
   cudaStream_t stream_;
@@ -162,6 +198,9 @@ class PointContext {
   bool sampled_ = false;
   std::string failure_;
   std::string notes_;
+  int making_ = 0;  // nesting depth of cached() makers (a maker may use cached values itself)
+  double input_seconds_ = 0;
+  double timed_seconds_ = 0;
 };
 
 /// A registered experiment: the figure or table it reproduces and how to sweep it.
