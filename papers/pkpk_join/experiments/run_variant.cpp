@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <functional>
-#include <map>
 #include <string>
 #include <vector>
 
@@ -17,28 +16,17 @@ void report_bucket_skew(PointContext& ctx, const BspTrace& trace) {
   ctx.report_value("bucket_skew", static_cast<double>(trace.max_bucket) / trace.mean_bucket, "max/mean");
 }
 
-/// Per-kernel medians over `runs` profiled runs: "kernel_<step>_time" and "kernel_<step>_rate"
-/// rows, the rate in what the step itself processed (KernelTime::items: input rows for the steps
-/// that pass over the data; samples, splitters or counts for those that never touch it).
-void report_kernels(PointContext& ctx, const std::vector<std::vector<KernelTime>>& runs) {
-  std::vector<std::string> order;
-  std::map<std::string, std::vector<double>> times;
-  std::map<std::string, KernelTime> work;
-  for (const auto& run : runs)
-    for (const auto& k : run) {
-      if (!times.count(k.kernel)) {
-        order.push_back(k.kernel);
-        work[k.kernel] = k;
-      }
-      times[k.kernel].push_back(k.ms);
-    }
+/// Per-kernel medians over the profiled runs of `join` (PointContext::time_phases: warm-ups, then
+/// as many runs as the point has repetitions): "kernel_<step>_time" and "kernel_<step>_rate" rows,
+/// the rate in what the step itself processed (PhaseTime::items: input rows for the steps that
+/// pass over the data; samples, splitters or counts for those that never touch it), and
+/// "kernel_sum_time", the sum of the steps' medians.
+void report_kernels(PointContext& ctx, const std::function<JoinedRows(cudaStream_t, PhaseTimer*)>& join) {
+  const auto steps = ctx.time_phases([&](PhaseTimer& phases, cudaStream_t s) { join(s, &phases); });
   double total = 0;
-  for (const auto& name : order) {
-    auto& t = times[name];
-    std::sort(t.begin(), t.end());
-    harness::Timing timing{t[t.size() / 2], t.front(), t.back(), static_cast<int>(t.size())};
-    total += timing.median_ms;
-    ctx.report_time("kernel_" + name, timing, work[name].items, work[name].item_unit);
+  for (const auto& step : steps) {
+    total += step.timing.median_ms;
+    ctx.report_time("kernel_" + step.name, step.timing, step.items, step.unit);
   }
   ctx.report_value("kernel_sum_time", total, "ms");
 }
@@ -111,53 +99,38 @@ void run_variant(PointContext& ctx, const gen::PkPkSpec& spec, const BspOptions&
     run_h2d_copy(ctx, in);
     return;
   }
+  // The GPU join of this variant; with a PhaseTimer it marks its steps, without one (the timed
+  // runs) it records no event.
+  const bool bsp = p.variant == "bsp" || p.variant == "bsp_atomic";
+  BspOptions options = bsp_options;
+  options.atomic_scatter = p.variant == "bsp_atomic";
+  std::function<JoinedRows(cudaStream_t, PhaseTimer*)> join;
+  if (bsp)
+    join = [&](cudaStream_t s, PhaseTimer* phases) { return bsp_join(in.r(), in.s(), s, options, nullptr, phases); };
+  else if (p.variant == "sort_join")
+    join = [&](cudaStream_t s, PhaseTimer* phases) { return sort_join(in.r(), in.s(), s, phases); };
+  else if (p.variant == "sort_join_hmap")
+    join = [&](cudaStream_t s, PhaseTimer* phases) {
+      return hmap_sort_join(in.r(), in.s(), spec.key_domain, s, phases);
+    };
+  else
+    join = [&](cudaStream_t s, PhaseTimer* phases) { return hash_join(in.r(), in.s(), s, phases); };
+
   JoinedRows out;
-  harness::Timing t;
-  std::vector<std::vector<KernelTime>> kernel_runs;
-  const int profiled_runs = profile ? ctx.options().effective_repetitions() : 0;
+  const auto t = ctx.time_gpu([&](cudaStream_t s) { out = join(s, nullptr); });
   // The join's own device memory at its peak (scratch and output, not the input tables), from one
-  // more untimed run; `out` from the timed runs is released first so that it is not counted.
-  auto report_peak = [&](const std::function<JoinedRows(cudaStream_t)>& join) {
-    out = JoinedRows{};
-    ctx.report_value("peak_device_bytes", peak_device_bytes(st, [&] { out = join(st); }), "bytes");
-  };
-  if (p.variant == "bsp" || p.variant == "bsp_atomic") {
-    BspOptions options = bsp_options;
-    options.atomic_scatter = p.variant == "bsp_atomic";
-    t = ctx.time_gpu([&](cudaStream_t s) { out = bsp_join(in.r(), in.s(), s, options); });
-    report_peak([&](cudaStream_t s) { return bsp_join(in.r(), in.s(), s, options); });
+  // more untimed run; `out` from the timed runs is released first so that it is not counted. The
+  // rows of this run are the ones verified.
+  out = JoinedRows{};
+  ctx.report_value("peak_device_bytes", peak_device_bytes(st, [&] { out = join(st, nullptr); }), "bytes");
+  if (bsp) {  // the buckets of one traced, untimed run
     BspTrace trace;
-    trace.profile_kernels = profile;
-    for (int i = 0; i < std::max(1, profiled_runs); ++i) {
-      bsp_join(in.r(), in.s(), st, options, &trace);
-      if (profile) kernel_runs.push_back(trace.kernel_times);
-    }
+    bsp_join(in.r(), in.s(), st, options, &trace);
     report_bucket_skew(ctx, trace);
-  } else if (p.variant == "sort_join") {
-    t = ctx.time_gpu([&](cudaStream_t s) { out = sort_join(in.r(), in.s(), s); });
-    report_peak([&](cudaStream_t s) { return sort_join(in.r(), in.s(), s); });
-    for (int i = 0; i < profiled_runs; ++i) {
-      kernel_runs.emplace_back();
-      sort_join(in.r(), in.s(), st, &kernel_runs.back());
-    }
-  } else if (p.variant == "sort_join_hmap") {
-    t = ctx.time_gpu([&](cudaStream_t s) { out = hmap_sort_join(in.r(), in.s(), spec.key_domain, s); });
-    report_peak([&](cudaStream_t s) { return hmap_sort_join(in.r(), in.s(), spec.key_domain, s); });
-    for (int i = 0; i < profiled_runs; ++i) {
-      kernel_runs.emplace_back();
-      hmap_sort_join(in.r(), in.s(), spec.key_domain, st, &kernel_runs.back());
-    }
-  } else {
-    t = ctx.time_gpu([&](cudaStream_t s) { out = hash_join(in.r(), in.s(), s); });
-    report_peak([&](cudaStream_t s) { return hash_join(in.r(), in.s(), s); });
-    for (int i = 0; i < profiled_runs; ++i) {
-      kernel_runs.emplace_back();
-      hash_join(in.r(), in.s(), st, &kernel_runs.back());
-    }
   }
   ctx.report_time("join", t, rows, "rows");
   ctx.report_value("rows_out", static_cast<double>(out.size), "rows");
-  if (profile) report_kernels(ctx, kernel_runs);
+  if (profile) report_kernels(ctx, join);
   verify_rows(ctx, in, out.to_host(st), p.variant == "hash_join");
 }
 

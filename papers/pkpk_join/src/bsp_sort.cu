@@ -226,7 +226,7 @@ __global__ void bucket_bounds(const std::uint32_t* offsets, unsigned p, std::siz
 
 template <class Tile>
 JoinedRows run_bsp_join(const TableView& r, const TableView& s, cudaStream_t stream, const BspOptions& options,
-                        BspTrace* trace) {
+                        BspTrace* trace, PhaseTimer* phases) {
   const std::size_t n = r.rows + s.rows;
   const std::size_t num_tiles = div_up<std::size_t>(n, Tile::TILE_ITEMS);
   const unsigned p = options.partitions != 0 ? options.partitions : default_partitions(n, options.tile);
@@ -239,7 +239,6 @@ JoinedRows run_bsp_join(const TableView& r, const TableView& s, cudaStream_t str
   const unsigned per_tile = samples_per_tile(p);  // log2(p), the report's log(p)
   const std::size_t num_samples = num_tiles * per_tile;
   const std::size_t num_counts = std::size_t{p} * num_tiles;
-  detail::KernelProfiler profiler(trace != nullptr && trace->profile_kernels);
 
   DeviceBuffer<std::uint64_t> tiles(n, stream);
   DeviceBuffer<std::uint64_t> assigned(n, stream);
@@ -253,7 +252,7 @@ JoinedRows run_bsp_join(const TableView& r, const TableView& s, cudaStream_t str
   const unsigned grid_tiles = static_cast<unsigned>(num_tiles);
 
   const double rows = static_cast<double>(n);
-  profiler.run("block_sort", stream, rows, "rows", [&] {
+  timed_phase(phases, "block_sort", stream, rows, "rows", [&] {
     block_sort<Tile><<<grid_tiles, Tile::BLOCK_THREADS, 0, stream>>>(PackElement{r.keys, s.keys, r.rows}, n,
                                                                      tiles.data());
     HASHLAB_CHECK_LAUNCH();
@@ -266,48 +265,48 @@ JoinedRows run_bsp_join(const TableView& r, const TableView& s, cudaStream_t str
     std::vector<std::uint64_t> assigned;
   } captured;
   if (capture) captured.block_sorted = tiles.to_host(stream);
-  profiler.run("sample", stream, static_cast<double>(num_samples), "samples", [&] {
+  timed_phase(phases, "sample", stream, static_cast<double>(num_samples), "samples", [&] {
     sample_elements<<<grid_for(num_samples), kDefaultBlock, 0, stream>>>(
         tiles.data(), n, Tile::TILE_ITEMS, num_tiles, per_tile, options.seed, samples.data());
     HASHLAB_CHECK_LAUNCH();
   });
   if (capture) captured.samples = samples.to_host(stream);
-  profiler.run("sort_samples", stream, static_cast<double>(num_samples), "samples",
-               [&] { prim::sort_keys(samples.data(), num_samples, stream); });
-  profiler.run("splitters", stream, p - 1.0, "splitters", [&] {
+  timed_phase(phases, "sort_samples", stream, static_cast<double>(num_samples), "samples",
+              [&] { prim::sort_keys(samples.data(), num_samples, stream); });
+  timed_phase(phases, "splitters", stream, p - 1.0, "splitters", [&] {
     find_splitters<<<div_up(p, 256u), 256, 0, stream>>>(samples.data(), num_samples, p, splitters.data());
     HASHLAB_CHECK_LAUNCH();
   });
-  profiler.run("partition_ids", stream, rows, "rows", [&] {
+  timed_phase(phases, "partition_ids", stream, rows, "rows", [&] {
     // Fewer, longer-lived blocks than usual: each block first stages all p - 1 splitters.
     partition_ids<<<grid_for(n, kDefaultBlock, 4096), kDefaultBlock, (p - 1) * sizeof(std::uint32_t), stream>>>(
         tiles.data(), n, splitters.data(), p - 1, bucket.data());
     HASHLAB_CHECK_LAUNCH();
   });
-  profiler.run("count_splits", stream, rows, "rows", [&] {
+  timed_phase(phases, "count_splits", stream, rows, "rows", [&] {
     count_splits<Tile><<<grid_tiles, Tile::BLOCK_THREADS, p * sizeof(std::uint32_t), stream>>>(bucket.data(), n, p,
                                                                                               num_tiles, counts.data());
     HASHLAB_CHECK_LAUNCH();
   });
-  profiler.run("prefix_sum", stream, static_cast<double>(num_counts), "counts",
-               [&] { prim::exclusive_scan(counts.data(), offsets.data(), num_counts, stream); });
+  timed_phase(phases, "prefix_sum", stream, static_cast<double>(num_counts), "counts",
+              [&] { prim::exclusive_scan(counts.data(), offsets.data(), num_counts, stream); });
   auto compute_bounds = [&] {
     bucket_bounds<<<div_up(p + 1, 256u), 256, 0, stream>>>(offsets.data(), p, num_tiles, n, bounds.data());
     HASHLAB_CHECK_LAUNCH();
   };
   if (!options.atomic_scatter) {
-    profiler.run("segmented_prefix_sum", stream, rows, "rows", [&] {
+    timed_phase(phases, "segmented_prefix_sum", stream, rows, "rows", [&] {
       segmented_prefix_sum<Tile><<<grid_tiles, Tile::BLOCK_THREADS, 0, stream>>>(bucket.data(), n, rank.data());
       HASHLAB_CHECK_LAUNCH();
     });
-    profiler.run("assign", stream, rows, "rows", [&] {
+    timed_phase(phases, "assign", stream, rows, "rows", [&] {
       assign<<<grid_for(n), kDefaultBlock, 0, stream>>>(tiles.data(), n, Tile::TILE_ITEMS, num_tiles, bucket.data(),
                                                         rank.data(), offsets.data(), assigned.data());
       HASHLAB_CHECK_LAUNCH();
     });
   } else {
     DeviceBuffer<std::uint32_t> cursor(p, stream);
-    profiler.run("assign_atomic", stream, rows, "rows", [&] {
+    timed_phase(phases, "assign_atomic", stream, rows, "rows", [&] {
       compute_bounds();
       HASHLAB_CUDA_CHECK(cudaMemcpyAsync(cursor.data(), bounds.data(), std::size_t{p} * sizeof(std::uint32_t),
                                          cudaMemcpyDeviceToDevice, stream));
@@ -322,7 +321,7 @@ JoinedRows run_bsp_join(const TableView& r, const TableView& s, cudaStream_t str
   // block per bucket, on the same (key, table) bits). It ping-pongs between `assigned` and
   // `tiles` (no longer needed), and `sorted` is wherever it ended.
   cub::DoubleBuffer<std::uint64_t> buckets(assigned.data(), tiles.data());
-  profiler.run("bucket_sort", stream, rows, "rows", [&] {
+  timed_phase(phases, "bucket_sort", stream, rows, "rows", [&] {
     if (!options.atomic_scatter) compute_bounds();  // the atomic scatter computed them already
     std::size_t bytes = 0;
     HASHLAB_CUDA_CHECK(cub::DeviceSegmentedRadixSort::SortKeys(nullptr, bytes, buckets, static_cast<std::int64_t>(n),
@@ -364,9 +363,7 @@ JoinedRows run_bsp_join(const TableView& r, const TableView& s, cudaStream_t str
     }
   }
 
-  JoinedRows out = detail::join_sorted(sorted, n, r, s, stream, profiler);
-  if (trace != nullptr) trace->kernel_times = profiler.results();
-  return out;
+  return detail::join_sorted(sorted, n, r, s, stream, phases);
 }
 
 }  // namespace
@@ -385,7 +382,7 @@ std::uint32_t default_partitions(std::size_t n, TileShape shape) {
 }
 
 JoinedRows bsp_join(const TableView& r, const TableView& s, cudaStream_t stream, const BspOptions& options,
-                    BspTrace* trace) {
+                    BspTrace* trace, PhaseTimer* phases) {
   validate(r, s);
   if (r.rows + s.rows > kMaxBspRows)
     throw std::invalid_argument("pkpk_join: |R| + |S| = " + std::to_string(r.rows + s.rows) + " rows; the BSP join " +
@@ -393,8 +390,8 @@ JoinedRows bsp_join(const TableView& r, const TableView& s, cudaStream_t stream,
                                 " (the segmented sort's offsets are 32-bit signed)");
   if (r.rows == 0 || s.rows == 0) return {};  // nothing joins an empty table
   try {
-    return options.tile == TileShape::kTeaching ? run_bsp_join<TeachingTile>(r, s, stream, options, trace)
-                                                : run_bsp_join<StandardTile>(r, s, stream, options, trace);
+    return options.tile == TileShape::kTeaching ? run_bsp_join<TeachingTile>(r, s, stream, options, trace, phases)
+                                                : run_bsp_join<StandardTile>(r, s, stream, options, trace, phases);
   } catch (const OutOfDeviceMemory& e) {
     throw OutOfDeviceMemory("pkpk_join: |R| = " + std::to_string(r.rows) + ", |S| = " + std::to_string(s.rows) +
                             " needs about " + format_bytes((r.rows + s.rows) * 28) +

@@ -90,19 +90,18 @@ void refuse_more_rows_than_a_pk_join_gives(const char* join, std::uint64_t rows,
 }  // namespace
 
 JoinedRows hmap_sort_join(const TableView& r, const TableView& s, std::uint64_t key_domain, cudaStream_t stream,
-                          std::vector<KernelTime>* profile) {
+                          PhaseTimer* phases) {
   validate(r, s);
   if (key_domain == 0 || key_domain > (std::uint64_t{1} << 32))
     throw std::invalid_argument("hmap_sort_join: the key domain must lie in [1, 2^32], got " +
                                 std::to_string(key_domain));
   if (r.rows == 0 || s.rows == 0) return {};  // nothing joins an empty table
   const std::size_t n = r.rows + s.rows;
-  detail::KernelProfiler profiler(profile != nullptr);
   DeviceBuffer<std::uint32_t> hmap1(key_domain, stream), hmap2(key_domain, stream);
   DeviceBuffer<unsigned> out_of_domain(1, stream);
   out_of_domain.fill_bytes(0, stream);
   const double rows = static_cast<double>(n);
-  profiler.run("hmaps", stream, rows, "rows", [&] {
+  timed_phase(phases, "hmaps", stream, rows, "rows", [&] {
     fill_hmap<<<grid_for(r.rows), kDefaultBlock, 0, stream>>>(r.keys, r.values, r.rows, key_domain, hmap1.data(),
                                                               out_of_domain.data());
     HASHLAB_CHECK_LAUNCH();
@@ -112,14 +111,14 @@ JoinedRows hmap_sort_join(const TableView& r, const TableView& s, std::uint64_t 
   });
   // Step 1 as the report writes it: both key columns in one array of bare keys.
   DeviceBuffer<std::uint32_t> elements(n, stream), alternate(n, stream);
-  profiler.run("concat", stream, rows, "rows", [&] {
+  timed_phase(phases, "concat", stream, rows, "rows", [&] {
     HASHLAB_CUDA_CHECK(cudaMemcpyAsync(elements.data(), r.keys, r.rows * sizeof(std::uint32_t),
                                        cudaMemcpyDeviceToDevice, stream));
     HASHLAB_CUDA_CHECK(cudaMemcpyAsync(elements.data() + r.rows, s.keys, s.rows * sizeof(std::uint32_t),
                                        cudaMemcpyDeviceToDevice, stream));
   });
   cub::DoubleBuffer<std::uint32_t> keys(elements.data(), alternate.data());
-  profiler.run("device_radix_sort", stream, rows, "rows", [&] {
+  timed_phase(phases, "device_radix_sort", stream, rows, "rows", [&] {
     std::size_t bytes = 0;
     HASHLAB_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(nullptr, bytes, keys, n, 0, 32, stream));
     DeviceBuffer<unsigned char> temp(bytes, stream);
@@ -128,12 +127,12 @@ JoinedRows hmap_sort_join(const TableView& r, const TableView& s, std::uint64_t 
   const std::uint32_t* sorted = keys.Current();
   DeviceBuffer<std::uint32_t> position(n + 1, stream);  // position[n]: the number of rows
   HASHLAB_CUDA_CHECK(cudaMemsetAsync(position.data() + n, 0, sizeof(std::uint32_t), stream));
-  profiler.run("join", stream, rows, "rows", [&] {
+  timed_phase(phases, "join", stream, rows, "rows", [&] {
     match_bare_keys<<<grid_for(n), kDefaultBlock, 0, stream>>>(sorted, n, position.data());
     HASHLAB_CHECK_LAUNCH();
   });
-  profiler.run("compact_scan", stream, rows, "rows",
-               [&] { prim::exclusive_scan(position.data(), position.data(), n + 1, stream); });
+  timed_phase(phases, "compact_scan", stream, rows, "rows",
+              [&] { prim::exclusive_scan(position.data(), position.data(), n + 1, stream); });
   // The one synchronisation: the output is sized exactly, so even repeated keys (which this
   // join does not detect) cannot write past it.
   if (read_device_value(out_of_domain.data(), stream) != 0)
@@ -145,57 +144,54 @@ JoinedRows hmap_sort_join(const TableView& r, const TableView& s, std::uint64_t 
   out.key = DeviceBuffer<std::uint32_t>(out.size, stream);
   out.value1 = DeviceBuffer<std::uint32_t>(out.size, stream);
   out.value2 = DeviceBuffer<std::uint32_t>(out.size, stream);
-  profiler.run("compact_write", stream, rows, "rows", [&] {
+  timed_phase(phases, "compact_write", stream, rows, "rows", [&] {
     if (out.size == 0) return;
     write_hmap_rows<<<grid_for(n), kDefaultBlock, 0, stream>>>(sorted, n, position.data(), hmap1.data(),
                                                                  hmap2.data(), out.key.data(), out.value1.data(),
                                                                  out.value2.data());
     HASHLAB_CHECK_LAUNCH();
   });
-  if (profile != nullptr) *profile = profiler.results();
   return out;
 }
 
-JoinedRows sort_join(const TableView& r, const TableView& s, cudaStream_t stream, std::vector<KernelTime>* profile) {
+JoinedRows sort_join(const TableView& r, const TableView& s, cudaStream_t stream, PhaseTimer* phases) {
   validate(r, s);
   if (r.rows == 0 || s.rows == 0) return {};  // nothing joins an empty table
   const std::size_t n = r.rows + s.rows;
-  detail::KernelProfiler profiler(profile != nullptr);
   DeviceBuffer<std::uint64_t> elements(n, stream);
   DeviceBuffer<std::uint64_t> alternate(n, stream);
   cub::DoubleBuffer<std::uint64_t> keys(elements.data(), alternate.data());
   const double rows = static_cast<double>(n);
-  profiler.run("pack", stream, rows, "rows", [&] {
+  timed_phase(phases, "pack", stream, rows, "rows", [&] {
     pack_elements<<<grid_for(n), kDefaultBlock, 0, stream>>>(r.keys, r.rows, s.keys, n, elements.data());
     HASHLAB_CHECK_LAUNCH();
   });
-  profiler.run("device_radix_sort", stream, rows, "rows", [&] {
+  timed_phase(phases, "device_radix_sort", stream, rows, "rows", [&] {
     std::size_t bytes = 0;
     HASHLAB_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(nullptr, bytes, keys, n, kSortBeginBit, kSortEndBit, stream));
     DeviceBuffer<unsigned char> temp(bytes, stream);
     HASHLAB_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(temp.data(), bytes, keys, n, kSortBeginBit, kSortEndBit, stream));
   });
-  JoinedRows out = detail::join_sorted(keys.Current(), n, r, s, stream, profiler);
-  if (profile != nullptr) *profile = profiler.results();
-  return out;
+  return detail::join_sorted(keys.Current(), n, r, s, stream, phases);
 }
 
-JoinedRows hash_join(const TableView& r, const TableView& s, cudaStream_t stream, std::vector<KernelTime>* profile) {
+JoinedRows hash_join(const TableView& r, const TableView& s, cudaStream_t stream, PhaseTimer* phases) {
   validate(r, s);
   if (r.rows == 0 || s.rows == 0) return {};  // nothing joins an empty table
-  detail::KernelProfiler profiler(profile != nullptr);
   baseline::HashJoin join(0.5);
   // Each step's rate counts the rows it reads: R's to build, S's to probe, the output's to gather.
-  profiler.run("build", stream, static_cast<double>(r.rows), "rows", [&] { join.build(r.keys, r.rows, stream); });
+  timed_phase(phases, "build", stream, static_cast<double>(r.rows), "rows",
+              [&] { join.build(r.keys, r.rows, stream); });
   baseline::JoinOutput pairs;
-  profiler.run("probe", stream, static_cast<double>(s.rows), "rows", [&] { pairs = join.join(s.keys, s.rows, stream); });
+  timed_phase(phases, "probe", stream, static_cast<double>(s.rows), "rows",
+              [&] { pairs = join.join(s.keys, s.rows, stream); });
   refuse_more_rows_than_a_pk_join_gives("hash_join", pairs.size, r, s);
   JoinedRows out;
   out.size = pairs.size;
   out.key = DeviceBuffer<std::uint32_t>(pairs.size, stream);
   out.value1 = DeviceBuffer<std::uint32_t>(pairs.size, stream);
   out.value2 = DeviceBuffer<std::uint32_t>(pairs.size, stream);
-  profiler.run("gather", stream, static_cast<double>(pairs.size), "rows", [&] {
+  timed_phase(phases, "gather", stream, static_cast<double>(pairs.size), "rows", [&] {
     if (pairs.size == 0) return;
     gather_rows<<<grid_for(pairs.size), kDefaultBlock, 0, stream>>>(pairs.r_index.data(), pairs.s_index.data(),
                                                                     pairs.size, s.keys, r.values, s.values,
@@ -203,7 +199,6 @@ JoinedRows hash_join(const TableView& r, const TableView& s, cudaStream_t stream
                                                                     out.value2.data());
     HASHLAB_CHECK_LAUNCH();
   });
-  if (profile != nullptr) *profile = profiler.results();
   return out;
 }
 

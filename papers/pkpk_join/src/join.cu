@@ -54,7 +54,7 @@ __global__ void write_joined_rows(const std::uint64_t* sorted, std::size_t n, co
 }  // namespace
 
 JoinedRows join_sorted(const std::uint64_t* sorted, std::size_t n, const TableView& r, const TableView& s,
-                       cudaStream_t stream, KernelProfiler& profiler) {
+                       cudaStream_t stream, PhaseTimer* phases) {
   JoinedRows out;
   const std::size_t capacity = std::min(r.rows, s.rows);
   out.key = DeviceBuffer<std::uint32_t>(capacity, stream);
@@ -66,12 +66,13 @@ JoinedRows join_sorted(const std::uint64_t* sorted, std::size_t n, const TableVi
   HASHLAB_CUDA_CHECK(cudaMemsetAsync(position.data() + n, 0, sizeof(std::uint32_t), stream));
 
   const double rows = static_cast<double>(n);
-  profiler.run("join", stream, rows, "rows", [&] {
+  timed_phase(phases, "join", stream, rows, "rows", [&] {
     join_after_sort<<<grid_for(n), kDefaultBlock, 0, stream>>>(sorted, n, position.data(), repeated.data());
     HASHLAB_CHECK_LAUNCH();
   });
-  profiler.run("compact_scan", stream, rows, "rows", [&] { prim::exclusive_scan(position.data(), position.data(), n + 1, stream); });
-  profiler.run("compact_write", stream, rows, "rows", [&] {
+  timed_phase(phases, "compact_scan", stream, rows, "rows",
+              [&] { prim::exclusive_scan(position.data(), position.data(), n + 1, stream); });
+  timed_phase(phases, "compact_write", stream, rows, "rows", [&] {
     write_joined_rows<<<grid_for(n), kDefaultBlock, 0, stream>>>(sorted, n, position.data(), r.values, s.values,
                                                                    out.key.data(), out.value1.data(),
                                                                    out.value2.data());

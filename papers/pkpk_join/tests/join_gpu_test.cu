@@ -5,7 +5,9 @@
 #include <functional>
 #include <numeric>
 #include <random>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "hashlab/common/generator.hpp"
 #include "hashlab/pkpk_join/pkpk_join.hpp"
@@ -15,6 +17,13 @@ namespace hashlab::pkpk {
 namespace {
 
 using Keys = std::vector<std::uint32_t>;
+
+/// The names of marked steps, in the order they ran.
+std::vector<std::string> step_names(const std::vector<PhaseTime>& steps) {
+  std::vector<std::string> names;
+  for (const auto& step : steps) names.push_back(step.name);
+  return names;
+}
 
 /// Values that identify their row and table, so a value from the wrong row shows.
 Keys values_for(std::size_t rows, std::uint32_t table) {
@@ -271,8 +280,8 @@ TEST_F(PkPkJoin, TracedArraysFollowTheReportsSteps) {
   const auto t = generated(9000, 7000, 0.5, seed);
   BspTrace trace;
   trace.capture_arrays = true;
-  trace.profile_kernels = true;
-  bsp_join(t.r(), t.s(), stream, {}, &trace);
+  PhaseTimer phases;
+  bsp_join(t.r(), t.s(), stream, {}, &trace, &phases);
   const std::size_t n = 16000, tile = tile_items(TileShape::kStandard);
   ASSERT_EQ(trace.tiles, 4u);
   ASSERT_EQ(trace.partitions, 4u);
@@ -296,22 +305,74 @@ TEST_F(PkPkJoin, TracedArraysFollowTheReportsSteps) {
   std::sort(a.begin(), a.end());
   std::sort(b.begin(), b.end());
   EXPECT_EQ(a, b);
-  EXPECT_FALSE(trace.kernel_times.empty());
-  for (const auto& k : trace.kernel_times) {  // each step's rate counts what the step processes
-    EXPECT_GE(k.ms, 0.0) << k.kernel;
-    if (k.kernel == "sample" || k.kernel == "sort_samples") {
-      EXPECT_EQ(k.items, static_cast<double>(trace.samples.size())) << k.kernel;
-      EXPECT_EQ(k.item_unit, "samples") << k.kernel;
-    } else if (k.kernel == "splitters") {
+  const auto steps = phases.results();
+  EXPECT_EQ(step_names(steps), (std::vector<std::string>{"block_sort", "sample", "sort_samples", "splitters",
+                                                         "partition_ids", "count_splits", "prefix_sum",
+                                                         "segmented_prefix_sum", "assign", "bucket_sort", "join",
+                                                         "compact_scan", "compact_write"}));
+  for (const auto& k : steps) {  // each step's rate counts what the step processes
+    EXPECT_GE(k.ms, 0.0) << k.name;
+    if (k.name == "sample" || k.name == "sort_samples") {
+      EXPECT_EQ(k.items, static_cast<double>(trace.samples.size())) << k.name;
+      EXPECT_EQ(k.unit, "samples") << k.name;
+    } else if (k.name == "splitters") {
       EXPECT_EQ(k.items, 3.0);
-      EXPECT_EQ(k.item_unit, "splitters");
-    } else if (k.kernel == "prefix_sum") {
+      EXPECT_EQ(k.unit, "splitters");
+    } else if (k.name == "prefix_sum") {
       EXPECT_EQ(k.items, static_cast<double>(trace.counts.size()));
-      EXPECT_EQ(k.item_unit, "counts");
+      EXPECT_EQ(k.unit, "counts");
     } else {
-      EXPECT_EQ(k.items, static_cast<double>(n)) << k.kernel;
-      EXPECT_EQ(k.item_unit, "rows") << k.kernel;
+      EXPECT_EQ(k.items, static_cast<double>(n)) << k.name;
+      EXPECT_EQ(k.unit, "rows") << k.name;
     }
+  }
+}
+
+// The steps each comparator marks on a timer, in order, with their items: the names and rates
+// of the profile's "kernel_<step>" rows. A join with a timer still gives the reference's rows.
+TEST_F(PkPkJoin, EveryJoinMarksItsStepsOnATimer) {
+  const std::uint64_t seed = testing::test_seed();
+  HASHLAB_TRACE_SEED(seed);
+  const auto t = generated(9000, 7000, 0.5, seed, 1000000);
+  const auto want = expected(t);
+  const double n = 16000;
+  auto expect_steps = [&](const PhaseTimer& phases, const std::vector<std::string>& names,
+                          const std::vector<double>& items) {
+    const auto steps = phases.results();
+    ASSERT_EQ(step_names(steps), names);
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+      EXPECT_EQ(steps[i].items, items[i]) << steps[i].name;
+      EXPECT_EQ(steps[i].unit, "rows") << steps[i].name;
+      EXPECT_GE(steps[i].ms, 0.0) << steps[i].name;
+    }
+  };
+  {
+    BspOptions atomic;
+    atomic.atomic_scatter = true;
+    PhaseTimer phases;
+    EXPECT_EQ(bsp_join(t.r(), t.s(), stream, atomic, nullptr, &phases).to_host(stream), want) << "bsp_join, atomic";
+    const auto steps = phases.results();
+    ASSERT_EQ(steps.size(), 12u);
+    EXPECT_EQ(steps[7].name, "assign_atomic");
+    EXPECT_EQ(steps[8].name, "bucket_sort");
+  }
+  {
+    PhaseTimer phases;
+    EXPECT_EQ(sort_join(t.r(), t.s(), stream, &phases).to_host(stream), want) << "sort_join";
+    expect_steps(phases, {"pack", "device_radix_sort", "join", "compact_scan", "compact_write"}, {n, n, n, n, n});
+  }
+  {
+    PhaseTimer phases;
+    EXPECT_EQ(hmap_sort_join(t.r(), t.s(), 1000000, stream, &phases).to_host(stream), want) << "hmap_sort_join";
+    expect_steps(phases, {"hmaps", "concat", "device_radix_sort", "join", "compact_scan", "compact_write"},
+                 {n, n, n, n, n, n});
+  }
+  {
+    PhaseTimer phases;
+    auto rows = hash_join(t.r(), t.s(), stream, &phases).to_host(stream);
+    std::sort(rows.begin(), rows.end());
+    EXPECT_EQ(rows, want) << "hash_join";
+    expect_steps(phases, {"build", "probe", "gather"}, {9000, 7000, static_cast<double>(want.size())});
   }
 }
 

@@ -7,6 +7,13 @@
 // gives the rows (key, value1 = R's value, value2 = S's value) of every key in both tables,
 // sorted by key, compacted (out.size rows). The report's nine steps map to the kernels of
 // src/bsp_sort.cu and src/join.cu (see README.md).
+//
+// Per-step times (the report's nvprof table): every GPU join takes an optional PhaseTimer
+// (common/phase_timer.hpp) and marks each of its kernels (or library calls) on it, under the
+// names its comment lists (`block_sort`, `sample`, ..., `compact_write`). A step's items are what
+// the step itself processes, so that its rate is a throughput of its own work: input rows for the
+// steps that pass over the data; samples, splitters or counts for those that never touch it.
+// Without a timer (the timed runs) no event is recorded.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -18,6 +25,7 @@
 
 #include "hashlab/common/cuda_check.hpp"
 #include "hashlab/common/memory.hpp"
+#include "hashlab/common/phase_timer.hpp"
 
 namespace hashlab::pkpk {
 
@@ -119,20 +127,10 @@ HASHLAB_HD std::size_t splitter_sample(std::size_t i, std::size_t num_samples, s
   return (i + 1) * num_samples / p;
 }
 
-/// One kernel (or library call) of a profiled run: its device time and what it processed, so
-/// that its rate is a throughput of its own work (input rows for the steps that pass over the
-/// data; samples, splitters or counts for those that never touch it).
-struct KernelTime {
-  std::string kernel;
-  double ms = 0;
-  double items = 0;       // what the step processed: rows, samples, splitters, counts
-  std::string item_unit;  // "rows", "samples", "splitters", "counts"
-};
-
-/// What a traced run of bsp_join records. Tracing synchronises: keep it out of timed runs.
+/// What a traced run of bsp_join records. Tracing synchronises: keep it out of timed runs (the
+/// per-step times come from a PhaseTimer, not from the trace).
 struct BspTrace {
-  bool profile_kernels = false;  // time every kernel with CUDA events (kernel_times)
-  bool capture_arrays = false;   // copy every intermediate array to the host (small inputs only)
+  bool capture_arrays = false;  // copy every intermediate array to the host (small inputs only)
 
   // Always filled.
   std::size_t tiles = 0;
@@ -141,7 +139,6 @@ struct BspTrace {
   std::vector<std::uint64_t> bucket_sizes;  // elements per destination bucket (p of them)
   std::uint64_t max_bucket = 0;
   double mean_bucket = 0;
-  std::vector<KernelTime> kernel_times;  // with profile_kernels
 
   // With capture_arrays, in the report's words.
   std::vector<std::uint64_t> block_sorted;    // step 3: each tile sorted
@@ -158,16 +155,19 @@ struct BspTrace {
 
 /// The BSP-sort join (the report's steps 1-9). Asynchronous on `stream` but for one final
 /// synchronisation that sizes the output and checks for repeated keys: throws
-/// std::invalid_argument naming a key that appears twice in one table.
+/// std::invalid_argument naming a key that appears twice in one table. Steps marked on `phases`:
+/// block_sort, sample, sort_samples, splitters, partition_ids, count_splits, prefix_sum,
+/// segmented_prefix_sum and assign (or assign_atomic), bucket_sort, join, compact_scan,
+/// compact_write.
 JoinedRows bsp_join(const TableView& r, const TableView& s, cudaStream_t stream,
-                    const BspOptions& options = {}, BspTrace* trace = nullptr);
+                    const BspOptions& options = {}, BspTrace* trace = nullptr, PhaseTimer* phases = nullptr);
 
 // ---- comparators ------------------------------------------------------------------------------
 
 /// Full-device sort join: pack, cub::DeviceRadixSort of the whole array on (key, table), then
-/// the same adjacent compare and compaction as bsp_join. Shows what the BSP steps buy.
-JoinedRows sort_join(const TableView& r, const TableView& s, cudaStream_t stream,
-                     std::vector<KernelTime>* profile = nullptr);
+/// the same adjacent compare and compaction as bsp_join. Shows what the BSP steps buy. Steps:
+/// pack, device_radix_sort, join, compact_scan, compact_write.
+JoinedRows sort_join(const TableView& r, const TableView& s, cudaStream_t stream, PhaseTimer* phases = nullptr);
 
 /// The report's own element layout on the same full-device sort: both key columns concatenated
 /// as bare 32-bit keys, cub::DeviceRadixSort, equal neighbours join, and the values looked up in
@@ -177,16 +177,17 @@ JoinedRows sort_join(const TableView& r, const TableView& s, cudaStream_t stream
 /// [0, key_domain), key_domain <= 2^32 (std::invalid_argument otherwise). Bare keys do not say
 /// their table, so a repeated key is caught only when the rows exceed min(|R|, |S|)
 /// (std::invalid_argument); otherwise it gives wrong rows, never a write past the output, which
-/// is sized exactly after one synchronisation.
+/// is sized exactly after one synchronisation. Steps: hmaps, concat, device_radix_sort, join,
+/// compact_scan, compact_write.
 JoinedRows hmap_sort_join(const TableView& r, const TableView& s, std::uint64_t key_domain, cudaStream_t stream,
-                          std::vector<KernelTime>* profile = nullptr);
+                          PhaseTimer* phases = nullptr);
 
 /// GPU hash join (common's linear-probing HashJoin, the Crystal stand-in): build on R, probe
 /// with S, then gather (key, value1, value2). Rows are in probe order, not sorted. R's key
 /// 0xffffffff (the table's empty sentinel) raises std::invalid_argument; more rows than
-/// min(|R|, |S|) (a key repeated within a table) raise std::invalid_argument too.
-JoinedRows hash_join(const TableView& r, const TableView& s, cudaStream_t stream,
-                     std::vector<KernelTime>* profile = nullptr);
+/// min(|R|, |S|) (a key repeated within a table) raise std::invalid_argument too. Steps: build
+/// (R's rows), probe (S's rows), gather (the output rows).
+JoinedRows hash_join(const TableView& r, const TableView& s, cudaStream_t stream, PhaseTimer* phases = nullptr);
 
 // ---- host side --------------------------------------------------------------------------------
 
