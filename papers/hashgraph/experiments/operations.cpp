@@ -1,10 +1,7 @@
 // The operations each figure times (operations.cuh).
 #include "operations.cuh"
 
-#include <algorithm>
-#include <map>
 #include <string>
-#include <vector>
 
 #include "hashlab/baselines/linear_probing.hpp"
 #include "hashlab/common/primitives.hpp"
@@ -12,24 +9,14 @@
 namespace hashlab::hashgraph::experiments {
 namespace {
 
-/// The build's steps (V1's loops, V2's phases), each timed with CUDA events over as many traced
-/// builds as the point has repetitions, after the timed builds: one "step_<name>_time" row per
-/// step (and its rate over the keys, vertices or bins the step walks). Sections 3.2 and 3.3.
+/// The build's steps (V1's loops, V2's phases), each timed with CUDA events over traced builds
+/// after the timed ones (PointContext::time_phases: warm-ups, then as many builds as the point
+/// has repetitions): one "step_<name>_time" row per step, its median, and its rate over the keys,
+/// vertices or bins the step walks. Sections 3.2 and 3.3. The graph holds the last traced build.
 void report_build_steps(PointContext& ctx, HashGraph& graph, const Input& in, std::uint64_t n) {
-  const int runs = std::max(1, ctx.options().effective_repetitions());
-  BuildTrace first, trace;
-  std::map<std::string, std::vector<double>> times;
-  for (int i = 0; i < runs; ++i) {
-    graph.build(in.keys.data(), n, ctx.stream(), &trace);
-    if (i == 0) first = trace;
-    for (const auto& step : trace) times[step.name].push_back(step.ms);
-  }
-  for (const auto& step : first) {
-    auto& t = times[step.name];
-    std::sort(t.begin(), t.end());
-    const harness::Timing timing{t[t.size() / 2], t.front(), t.back(), static_cast<int>(t.size())};
-    ctx.report_time("step_" + step.name, timing, static_cast<double>(step.items), step.unit);
-  }
+  const auto steps =
+      ctx.time_phases([&](PhaseTimer& phases, cudaStream_t s) { graph.build(in.keys.data(), n, s, &phases); });
+  for (const auto& step : steps) ctx.report_time("step_" + step.name, step.timing, step.items, step.unit);
 }
 
 }  // namespace

@@ -82,22 +82,20 @@ HashGraph::HashGraph(std::uint64_t capacity, std::uint32_t range, BuildOptions o
   if (!shared_phase3_) counters_ = DeviceBuffer<std::uint32_t>(std::size_t{range} + 1, stream);
 }
 
-void HashGraph::build(const std::uint32_t* keys, std::uint64_t n, cudaStream_t stream, BuildTrace* trace) {
+void HashGraph::build(const std::uint32_t* keys, std::uint64_t n, cudaStream_t stream, PhaseTimer* phases) {
   if (n > capacity_)
     throw std::invalid_argument("HashGraph::build: " + std::to_string(n) + " keys exceed the capacity of " +
                                 std::to_string(capacity_));
   if (n > 0 && keys == nullptr) throw std::invalid_argument("HashGraph::build: keys is null");
-  detail::StepTimer steps(trace);  // empties the trace
   size_ = n;
   if (n == 0) {  // every list empty; no step to time
     offsets_.fill_bytes(0, stream);
     return;
   }
   if (options_.version == Version::kV1)
-    build_v1(keys, n, stream, steps);
+    build_v1(keys, n, stream, phases);
   else
-    build_v2(keys, n, stream, steps);
-  steps.finish();
+    build_v2(keys, n, stream, phases);
 }
 
 HostGraph HashGraph::to_host(cudaStream_t stream) const {

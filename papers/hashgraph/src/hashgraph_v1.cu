@@ -39,25 +39,25 @@ __global__ void hashgraph_v1_place(const std::uint32_t* __restrict__ keys, const
 
 }  // namespace
 
-void HashGraph::build_v1(const std::uint32_t* keys, std::uint64_t n, cudaStream_t stream, detail::StepTimer& steps) {
+void HashGraph::build_v1(const std::uint32_t* keys, std::uint64_t n, cudaStream_t stream, PhaseTimer* phases) {
   const unsigned grid = grid_for(n);
   const std::size_t vertices = std::size_t{range_} + 1;  // the extra counter stays 0: offsets[range] = n
-  steps.run("hash", n, "keys", stream, [&] {
+  timed_phase(phases, "hash", stream, n, "keys", [&] {
     hashgraph_v1_hash<<<grid, kDefaultBlock, 0, stream>>>(keys, n, range_, hashes_.data());
     HASHLAB_CHECK_LAUNCH();
   });
   // Alg. 1 loop 2 (step 2): zero the counters.
-  steps.run("zero", vertices, "vertices", stream, [&] { counters_.fill_bytes(0, stream); });
-  steps.run("count", n, "keys", stream, [&] {
+  timed_phase(phases, "zero", stream, vertices, "vertices", [&] { counters_.fill_bytes(0, stream); });
+  timed_phase(phases, "count", stream, n, "keys", [&] {
     hashgraph_v1_count<<<grid, kDefaultBlock, 0, stream>>>(hashes_.data(), n, counters_.data());
     HASHLAB_CHECK_LAUNCH();
   });
   // Step 4: the prefix sum of the counters is the CSR offsets.
-  steps.run("prefix_sum", vertices, "vertices", stream,
-            [&] { prim::exclusive_scan(counters_.data(), offsets_.data(), vertices, stream); });
+  timed_phase(phases, "prefix_sum", stream, vertices, "vertices",
+              [&] { prim::exclusive_scan(counters_.data(), offsets_.data(), vertices, stream); });
   // Alg. 1 loop 4 (step 5): reset the counters.
-  steps.run("reset", vertices, "vertices", stream, [&] { counters_.fill_bytes(0, stream); });
-  steps.run("place", n, "keys", stream, [&] {
+  timed_phase(phases, "reset", stream, vertices, "vertices", [&] { counters_.fill_bytes(0, stream); });
+  timed_phase(phases, "place", stream, n, "keys", [&] {
     hashgraph_v1_place<<<grid, kDefaultBlock, 0, stream>>>(keys, hashes_.data(), n, offsets_.data(),
                                                            counters_.data(), entries_.data());
     HASHLAB_CHECK_LAUNCH();

@@ -130,26 +130,26 @@ std::uint32_t phase3_max_shared_vertices() {
 }
 }  // namespace detail
 
-// The steps a trace names: zero_bins, bin_count, bin_prefix_sum (phase 1); reset_bins,
+// The steps marked on `phases`: zero_bins, bin_count, bin_prefix_sum (phase 1); reset_bins,
 // reorganize (phase 2); build_bins (phase 3 in shared memory) or, in the global fallback,
 // phase3_zero, phase3_count, phase3_prefix_sum, phase3_reset, phase3_place.
-void HashGraph::build_v2(const std::uint32_t* keys, std::uint64_t n, cudaStream_t stream, detail::StepTimer& steps) {
+void HashGraph::build_v2(const std::uint32_t* keys, std::uint64_t n, cudaStream_t stream, PhaseTimer* phases) {
   const unsigned grid = grid_for(n);
   const std::size_t bins = bins_used_;
 
   // Phase 1: bin counting, then the prefix over the bins (bin_counts[bins] stays 0, so
   // bin_offsets[bins] = n).
-  steps.run("zero_bins", bins + 1, "bins", stream, [&] { bin_counts_.fill_bytes(0, stream); });
-  steps.run("bin_count", n, "keys", stream, [&] {
+  timed_phase(phases, "zero_bins", stream, bins + 1, "bins", [&] { bin_counts_.fill_bytes(0, stream); });
+  timed_phase(phases, "bin_count", stream, n, "keys", [&] {
     hashgraph_v2_bin_count<<<grid, kDefaultBlock, 0, stream>>>(keys, n, range_, bin_size_, bin_counts_.data());
     HASHLAB_CHECK_LAUNCH();
   });
-  steps.run("bin_prefix_sum", bins + 1, "bins", stream,
-            [&] { prim::exclusive_scan(bin_counts_.data(), bin_offsets_.data(), bins + 1, stream); });
+  timed_phase(phases, "bin_prefix_sum", stream, bins + 1, "bins",
+              [&] { prim::exclusive_scan(bin_counts_.data(), bin_offsets_.data(), bins + 1, stream); });
 
   // Phase 2: reorganize the input bin by bin (the bin counters, reset, become cursors).
-  steps.run("reset_bins", bins + 1, "bins", stream, [&] { bin_counts_.fill_bytes(0, stream); });
-  steps.run("reorganize", n, "keys", stream, [&] {
+  timed_phase(phases, "reset_bins", stream, bins + 1, "bins", [&] { bin_counts_.fill_bytes(0, stream); });
+  timed_phase(phases, "reorganize", stream, n, "keys", [&] {
     hashgraph_v2_reorganize<<<grid, kDefaultBlock, 0, stream>>>(keys, n, range_, bin_size_, bin_offsets_.data(),
                                                                 bin_counts_.data(), tuples_.data());
     HASHLAB_CHECK_LAUNCH();
@@ -159,7 +159,7 @@ void HashGraph::build_v2(const std::uint32_t* keys, std::uint64_t n, cudaStream_
   if (shared_phase3_) {
     const std::size_t shared = std::size_t{bin_size_} * sizeof(std::uint32_t);
     const unsigned blocks = static_cast<unsigned>(std::min<std::size_t>(bins, 1u << 30));
-    steps.run("build_bins", n, "keys", stream, [&] {
+    timed_phase(phases, "build_bins", stream, n, "keys", [&] {
       hashgraph_v2_build_bins<<<blocks, detail::kPhase3Block, shared, stream>>>(
           tuples_.data(), bin_offsets_.data(), bins_used_, bin_size_, range_, n, offsets_.data(), entries_.data());
       HASHLAB_CHECK_LAUNCH();
@@ -167,15 +167,15 @@ void HashGraph::build_v2(const std::uint32_t* keys, std::uint64_t n, cudaStream_
     return;
   }
   const std::size_t vertices = std::size_t{range_} + 1;
-  steps.run("phase3_zero", vertices, "vertices", stream, [&] { counters_.fill_bytes(0, stream); });
-  steps.run("phase3_count", n, "keys", stream, [&] {
+  timed_phase(phases, "phase3_zero", stream, vertices, "vertices", [&] { counters_.fill_bytes(0, stream); });
+  timed_phase(phases, "phase3_count", stream, n, "keys", [&] {
     hashgraph_v2_count_global<<<grid, kDefaultBlock, 0, stream>>>(tuples_.data(), n, range_, counters_.data());
     HASHLAB_CHECK_LAUNCH();
   });
-  steps.run("phase3_prefix_sum", vertices, "vertices", stream,
-            [&] { prim::exclusive_scan(counters_.data(), offsets_.data(), vertices, stream); });
-  steps.run("phase3_reset", vertices, "vertices", stream, [&] { counters_.fill_bytes(0, stream); });
-  steps.run("phase3_place", n, "keys", stream, [&] {
+  timed_phase(phases, "phase3_prefix_sum", stream, vertices, "vertices",
+              [&] { prim::exclusive_scan(counters_.data(), offsets_.data(), vertices, stream); });
+  timed_phase(phases, "phase3_reset", stream, vertices, "vertices", [&] { counters_.fill_bytes(0, stream); });
+  timed_phase(phases, "phase3_place", stream, n, "keys", [&] {
     hashgraph_v2_place_global<<<grid, kDefaultBlock, 0, stream>>>(tuples_.data(), n, range_, offsets_.data(),
                                                                   counters_.data(), entries_.data());
     HASHLAB_CHECK_LAUNCH();

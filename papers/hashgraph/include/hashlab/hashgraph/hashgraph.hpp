@@ -20,6 +20,7 @@
 
 #include "hashlab/common/hash.hpp"
 #include "hashlab/common/memory.hpp"
+#include "hashlab/common/phase_timer.hpp"
 
 namespace hashlab::hashgraph {
 
@@ -29,9 +30,6 @@ constexpr std::uint64_t kMaxKeys = 0xffffffffull;  // rows and offsets are 32-bi
 
 enum class Version { kV1, kV2 };
 
-namespace detail {
-class StepTimer;  // src/detail.hpp
-}
 const char* to_string(Version version);
 
 /// An edge of the HashGraph: a key and its row in the input (what a join reports).
@@ -60,17 +58,6 @@ struct BuildOptions {
 /// Throws std::invalid_argument when `bins` is outside [1, kMaxBins].
 void validate_bins(std::uint32_t bins);
 
-/// One step of a build, timed on the device: a loop of Alg. 1 (V1) or a phase of Alg. 2 (V2).
-/// What sections 3.2 and 3.3 argue about ("the counting loop costs more than the hashing loop").
-struct BuildStep {
-  std::string name;     // V1: hash, zero, count, prefix_sum, reset, place; V2: see build_v2
-  std::uint64_t items;  // the elements the step walks ...
-  std::string unit;     // ... and what they are: "keys", "vertices" or "bins"
-  double ms = 0;
-};
-/// The steps of one traced build, in the order they ran.
-using BuildTrace = std::vector<BuildStep>;
-
 /// The table on the host (for checks, the demo and small examples).
 struct HostGraph {
   std::uint32_t range = 0;
@@ -88,10 +75,15 @@ class HashGraph {
   HashGraph(std::uint64_t capacity, std::uint32_t range, BuildOptions options, cudaStream_t stream);
 
   /// Builds the table from n keys (n <= capacity; any 32-bit key, there is no sentinel).
-  /// Asynchronous on `stream`; replaces the previous contents. With a `trace`, every step is
-  /// bracketed by CUDA events and the call waits for the build (synchronises `stream`) to fill
-  /// the trace; without one, no event is recorded.
-  void build(const std::uint32_t* keys, std::uint64_t n, cudaStream_t stream, BuildTrace* trace = nullptr);
+  /// Asynchronous on `stream`; replaces the previous contents. With `phases`, every step of the
+  /// build is marked on it (what sections 3.2 and 3.3 argue about: "the counting loop costs more
+  /// than the hashing loop"), with the elements it walks as its items ("keys", "vertices" or
+  /// "bins"). V1, the loops of Alg. 1: hash, zero, count, prefix_sum, reset, place. V2, the
+  /// phases of Alg. 2: zero_bins, bin_count, bin_prefix_sum, reset_bins, reorganize, then
+  /// build_bins (or, in the global-memory fallback, phase3_zero, phase3_count,
+  /// phase3_prefix_sum, phase3_reset, phase3_place). An empty build marks none. Without a timer
+  /// no event is recorded.
+  void build(const std::uint32_t* keys, std::uint64_t n, cudaStream_t stream, PhaseTimer* phases = nullptr);
 
   std::uint64_t size() const { return size_; }
   std::uint64_t capacity() const { return capacity_; }
@@ -120,8 +112,8 @@ class HashGraph {
   HostGraph to_host(cudaStream_t stream) const;
 
  private:
-  void build_v1(const std::uint32_t* keys, std::uint64_t n, cudaStream_t stream, detail::StepTimer& steps);
-  void build_v2(const std::uint32_t* keys, std::uint64_t n, cudaStream_t stream, detail::StepTimer& steps);
+  void build_v1(const std::uint32_t* keys, std::uint64_t n, cudaStream_t stream, PhaseTimer* phases);
+  void build_v2(const std::uint32_t* keys, std::uint64_t n, cudaStream_t stream, PhaseTimer* phases);
 
   std::uint64_t capacity_ = 0;
   std::uint32_t range_ = 0;
