@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <stdexcept>
 
 #include "hashlab/common/generator.hpp"
 
@@ -48,18 +49,6 @@ ReportDataset& dataset(PointContext& ctx, std::size_t rows, std::uint64_t unique
 void verify_against(PointContext& ctx, const ReportDataset& d, const reference::GroupByResult& got) {
   const std::string diff = reference::compare(d.expected, got, 1e-9);
   ctx.verify(diff.empty(), diff);
-}
-
-Timing timing_of(std::vector<double> ms) {
-  Timing t;
-  if (ms.empty()) return t;
-  std::sort(ms.begin(), ms.end());
-  const std::size_t n = ms.size();
-  t.median_ms = n % 2 ? ms[n / 2] : (ms[n / 2 - 1] + ms[n / 2]) / 2;
-  t.min_ms = ms.front();
-  t.max_ms = ms.back();
-  t.repetitions = static_cast<int>(n);
-  return t;
 }
 
 double mean_of(const std::vector<double>& x) {
@@ -134,20 +123,21 @@ reference::GroupByResult host_groups(const DeviceGroups& out, const Staging& s) 
   return result;
 }
 
-void report_phases(PointContext& ctx, const ReportDataset& d, HashGroupBy& groupby, GroupByOptions opt) {
-  opt.time_phases = true;
-  std::vector<double> predict, fill, extract;
-  for (int r = 0; r < ctx.options().effective_repetitions(); ++r) {
-    const DeviceGroups phased = groupby.aggregate(d.input(), d.ops, opt, ctx.stream());
-    predict.push_back(groupby.stats().predict_ms);
-    fill.push_back(groupby.stats().fill_ms);
-    extract.push_back(groupby.stats().extract_ms);
-    verify_against(ctx, d, phased.to_reference(ctx.stream()));
-  }
-  // Rates per item each phase handles: sampled pairs or triples, input rows, groups.
-  ctx.report_time("predict_phase", timing_of(predict), static_cast<double>(groupby.stats().sample.trials), "trials");
-  ctx.report_time("fill_phase", timing_of(fill), static_cast<double>(d.rows), "rows");
-  ctx.report_time("extract_phase", timing_of(extract), static_cast<double>(groupby.stats().groups), "groups");
+void report_phases(PointContext& ctx, const ReportDataset& d, HashGroupBy& groupby, const GroupByOptions& opt) {
+  const std::vector<PhaseTiming> phases = ctx.time_phases([&](PhaseTimer& timer, cudaStream_t s) {
+    const DeviceGroups phased = groupby.aggregate(d.input(), d.ops, opt, s, &timer);
+    verify_against(ctx, d, phased.to_reference(s));  // every run, after its phases ended
+  });
+  const auto timing = [&phases](const std::string& name) {
+    for (const PhaseTiming& p : phases)
+      if (p.name == name) return p.timing;
+    throw std::logic_error("report_phases: the group-by marked no phase '" + name + "'");
+  };
+  // Rates per item each phase handles: sampled pairs or triples, input rows, groups (the same in
+  // every run: the samplers are seeded).
+  ctx.report_time("predict_phase", timing("predict"), static_cast<double>(groupby.stats().sample.trials), "trials");
+  ctx.report_time("fill_phase", timing("fill"), static_cast<double>(d.rows), "rows");
+  ctx.report_time("extract_phase", timing("extract"), static_cast<double>(groupby.stats().groups), "groups");
 }
 
 void report_stats(PointContext& ctx, const GroupByStats& s, std::uint64_t true_cardinality) {
@@ -201,8 +191,8 @@ void run_variant(PointContext& ctx, ReportDataset& d, const std::string& variant
   report_stats(ctx, groupby.stats(), d.expected.groups());
   verify_against(ctx, d, out.to_reference(ctx.stream()));
   if (opt.sampling != Sampling::kNone) {
-    // The prediction's share (Fig. 4's "overhead to do key sampling"): as many runs as the
-    // timing's repetitions, untimed, with events around the phases.
+    // The prediction's share (Fig. 4's "overhead to do key sampling"): the phases, timed in
+    // runs of their own (time_phases: warm-ups, then the repetitions).
     report_phases(ctx, d, groupby, opt);
     if (with_copies)
       time_with_copies(ctx, d, [&](const GroupByInput<std::int32_t>& in, cudaStream_t s) {

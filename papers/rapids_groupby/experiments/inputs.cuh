@@ -21,11 +21,11 @@
 namespace hashlab::rapids::experiments {
 
 using harness::make_experiment;
+using harness::PhaseTiming;
 using harness::Point;
 using harness::PointContext;
 using harness::RunOptions;
 using harness::sweep;
-using harness::Timing;
 using harness::Variants;
 
 // The report's configuration (sections 4 and 5): 2 key columns, 3 value columns, {sum, sum, min}.
@@ -61,9 +61,6 @@ ReportDataset& dataset(PointContext& ctx, std::size_t rows, std::uint64_t unique
                  const std::vector<Aggregation>& ops);
 
 void verify_against(PointContext& ctx, const ReportDataset& d, const reference::GroupByResult& got);
-
-/// The median, minimum and maximum of per-run device times (ms), as the harness reports a timing.
-Timing timing_of(std::vector<double> ms);
 
 double mean_of(const std::vector<double>& x);
 
@@ -110,9 +107,10 @@ void time_with_copies(PointContext& ctx, ReportDataset& d, Run run) {
   verify_against(ctx, d, host_groups(out, s));
 }
 
-/// The phases of `runs` untimed group-bys with events around them (Fig. 4's sampling overhead,
-/// Fig. 5's breakdown): median, minimum and maximum per phase, each verified.
-void report_phases(PointContext& ctx, const ReportDataset& d, HashGroupBy& groupby, GroupByOptions opt);
+/// The phases of the group-by with `opt` (Fig. 4's sampling overhead, Fig. 5's breakdown), timed
+/// by PointContext::time_phases apart from the whole group-by's timing: `predict_phase`,
+/// `fill_phase` and `extract_phase` rows (median, minimum and maximum), every run verified.
+void report_phases(PointContext& ctx, const ReportDataset& d, HashGroupBy& groupby, const GroupByOptions& opt);
 
 void report_stats(PointContext& ctx, const GroupByStats& s, std::uint64_t true_cardinality);
 

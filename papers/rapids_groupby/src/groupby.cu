@@ -26,21 +26,10 @@ std::uint64_t grown(std::uint64_t size) {
   return std::max<std::uint64_t>(size + 1, static_cast<std::uint64_t>(std::ceil(kGrowthFactor * static_cast<double>(size))));
 }
 
-/// Records an event when phase timing is on.
-struct PhaseClock {
-  bool on;
-  Event events[4];
-  void mark(int i, cudaStream_t stream) {
-    if (on) events[i].record(stream);
-  }
-  double ms(int from, int to) const {
-    if (!on) return 0;
-    events[to].synchronize();
-    float ms = 0;
-    HASHLAB_CUDA_CHECK(cudaEventElapsedTime(&ms, events[from].get(), events[to].get()));
-    return ms;
-  }
-};
+/// Starts phase `name` on `phases` when there is one (ending the phase before it).
+void begin_phase(PhaseTimer* phases, const char* name, cudaStream_t stream, double items, const char* unit) {
+  if (phases != nullptr) phases->begin(name, stream, items, unit);
+}
 
 }  // namespace
 
@@ -102,12 +91,12 @@ RelaunchFlag::~RelaunchFlag() {
 
 template <class V>
 DeviceGroups HashGroupBy::aggregate(const GroupByInput<V>& in, const std::vector<Aggregation>& ops,
-                                    const GroupByOptions& opt, cudaStream_t stream) {
+                                    const GroupByOptions& opt, cudaStream_t stream, PhaseTimer* phases) {
   validate(in, ops, opt);
   stats_ = GroupByStats{};
   const detail::PackedOps packed = detail::pack(ops);
-  PhaseClock clock{opt.time_phases, {}};
-  clock.mark(0, stream);
+  // Prediction's trials and extraction's groups are known only after the phase (stats_).
+  begin_phase(phases, "predict", stream, 0, "trials");
 
   // 1. Predict the table length (section 3).
   std::uint64_t size = 1;
@@ -141,7 +130,7 @@ DeviceGroups HashGroupBy::aggregate(const GroupByInput<V>& in, const std::vector
   // more groups than the 2^31 - 1 rows allowed: a larger prediction is clamped, not refused.
   size = std::min<std::uint64_t>(size, kMaxTableSize);
   stats_.initial_table_size = size;
-  clock.mark(1, stream);
+  begin_phase(phases, "fill", stream, static_cast<double>(in.rows), "rows");
 
   // 2. fillTable, relaunched on a larger table while the kernel raises the flag (section 3).
   DeviceBuffer<std::uint32_t> used_slots(1, stream);
@@ -169,15 +158,12 @@ DeviceGroups HashGroupBy::aggregate(const GroupByInput<V>& in, const std::vector
     }
     stats_.table_size = size;
     if (opt.count_probes) stats_.probe_steps = read_device_value(probe_steps.data(), stream);
-    clock.mark(2, stream);
+    begin_phase(phases, "extract", stream, 0, "groups");
 
     // 3. Extraction.
     DeviceGroups out = detail::extract(in, ops, table.view(), stream);
-    clock.mark(3, stream);
+    if (phases != nullptr) phases->end(stream);
     stats_.groups = out.groups;
-    stats_.predict_ms = clock.ms(0, 1);
-    stats_.fill_ms = clock.ms(1, 2);
-    stats_.extract_ms = clock.ms(2, 3);
     return out;
   }
 }
@@ -204,8 +190,8 @@ template void validate<std::int32_t>(const GroupByInput<std::int32_t>&, const st
 template void validate<double>(const GroupByInput<double>&, const std::vector<Aggregation>&, const GroupByOptions&);
 template DeviceGroups HashGroupBy::aggregate<std::int32_t>(const GroupByInput<std::int32_t>&,
                                                            const std::vector<Aggregation>&, const GroupByOptions&,
-                                                           cudaStream_t);
+                                                           cudaStream_t, PhaseTimer*);
 template DeviceGroups HashGroupBy::aggregate<double>(const GroupByInput<double>&, const std::vector<Aggregation>&,
-                                                     const GroupByOptions&, cudaStream_t);
+                                                     const GroupByOptions&, cudaStream_t, PhaseTimer*);
 
 }  // namespace hashlab::rapids

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "hashlab/common/memory.hpp"
+#include "hashlab/common/phase_timer.hpp"
 #include "hashlab/rapids_groupby/cardinality.hpp"
 #include "hashlab/reference/groupby.hpp"
 
@@ -68,7 +69,6 @@ struct GroupByOptions {
   // report's 1%.
   bool sample_floor = true;
   bool count_probes = false;    // the instrumented fillTable (Fig. 3b): counts probe steps
-  bool time_phases = false;     // record each phase's device time in GroupByStats
   std::uint64_t seed = 0x5eed;  // the samplers' seed
 };
 
@@ -81,9 +81,6 @@ struct GroupByStats {
   int relaunches = 0;
   std::uint64_t probe_steps = 0;     // slots probed past the home slot (count_probes only)
   std::size_t groups = 0;
-  // Device time per phase in ms (time_phases only): prediction, fillTable launches (all of
-  // them, relaunches included), extraction.
-  double predict_ms = 0, fill_ms = 0, extract_ms = 0;
 };
 
 /// One output column: exact for integer sum / min / max and every count, real for mean and for
@@ -134,9 +131,15 @@ class HashGroupBy {
   /// Groups `input`; the result's buffers are allocated on `stream`. Synchronises `stream` after
   /// prediction (the table size), after each fillTable (the relaunch flag) and after finding the
   /// used slots (the number of groups), as the report's host code does.
+  ///
+  /// With `phases`, marks the three phases on it, back to back: "predict" (the sampling, host
+  /// or device, and the table size), "fill" (every fillTable launch, relaunches and their
+  /// tables included; items: the input rows) and "extract" (items: none, as for "predict": the
+  /// trials drawn and the groups found are known only once the phase has run; see stats()).
+  /// Without it no event enters the stream.
   template <class V>
   DeviceGroups aggregate(const GroupByInput<V>& input, const std::vector<Aggregation>& ops,
-                         const GroupByOptions& options, cudaStream_t stream);
+                         const GroupByOptions& options, cudaStream_t stream, PhaseTimer* phases = nullptr);
 
   const GroupByStats& stats() const { return stats_; }
 
