@@ -1,5 +1,6 @@
 // The hash group-by against the CPU reference: key columns, reductions, value types, group
-// counts, sizes, samplers, forced relaunches, and the Thrust sort-based comparator.
+// counts, sizes, samplers, forced relaunches, the phases marked on a PhaseTimer, and the Thrust
+// sort-based comparator.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -105,6 +106,31 @@ TEST_F(RapidsGroupBy, CpuSamplingMatchesReference) {
   expect_matches(d, {Aggregation::kSum, Aggregation::kSum, Aggregation::kMin}, o, &stats);
   EXPECT_GT(stats.predicted_cardinality, 0.0);
   EXPECT_GE(stats.table_size, stats.initial_table_size);
+}
+
+TEST_F(RapidsGroupBy, PhaseTimerGetsPredictFillExtractInOrder) {
+  // A relaunch inside the fill phase too: 1000 groups from a 1-slot table.
+  const auto d = make_dataset<std::int32_t>(30001, 1000, 2, 3, 31, stream_);
+  const std::vector<Aggregation> ops = {Aggregation::kSum, Aggregation::kSum, Aggregation::kMin};
+  for (Sampling sampling : {Sampling::kGpu, Sampling::kNone}) {
+    SCOPED_TRACE(to_string(sampling));
+    GroupByOptions o;
+    o.sampling = sampling;
+    o.table_size = 1;
+    HashGroupBy groupby;
+    PhaseTimer phases;
+    const DeviceGroups out = groupby.aggregate(d.input(), ops, o, stream_, &phases);
+    EXPECT_EQ(reference::compare(d.cpu_groupby(ops), out.to_reference(stream_), 1e-9), "");
+    const std::vector<PhaseTime> marked = phases.results();
+    ASSERT_EQ(marked.size(), 3u);  // every phase ended: none left open
+    EXPECT_EQ(marked[0].name, "predict");
+    EXPECT_EQ(marked[1].name, "fill");
+    EXPECT_EQ(marked[1].items, 30001.0);
+    EXPECT_EQ(marked[1].unit, "rows");
+    EXPECT_EQ(marked[2].name, "extract");
+    for (const PhaseTime& p : marked) EXPECT_GE(p.ms, 0.0) << p.name;
+    if (sampling == Sampling::kNone) EXPECT_GE(groupby.stats().relaunches, 1);
+  }
 }
 
 TEST_F(RapidsGroupBy, TinyInitialTableRelaunchesUntilItFits) {
