@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -12,7 +13,8 @@
 namespace hashlab::ega::experiments {
 namespace {
 
-// Per-phase device times (CUDA events between phases), median over the repetitions.
+// Per-phase device times: the run's phase hook marks the phases on the timer of
+// PointContext::time_phases (its warm-ups, repetitions and medians); the load is untimed.
 void run_sp_breakdown(PointContext& ctx) {
   const Point& p = ctx.point();
   const std::size_t n = p.n;
@@ -24,31 +26,30 @@ void run_sp_breakdown(PointContext& ctx) {
   std::unique_ptr<Lphga> lphga;
   if (sp) ega = std::make_unique<SpEga>(n, stream);
   else lphga = std::make_unique<Lphga>(n, stream);
-  std::vector<Event> events(phases + 1);
-  std::vector<std::vector<double>> times(phases);
+  const auto phase_name = [](int phase) { return "phase" + std::to_string(phase); };
   Groups out;
-  const int reps = ctx.options().effective_repetitions() + ctx.options().warmups;
-  for (int r = 0; r < reps; ++r) {
-    if (sp) ega->load(in.keys.data(), in.values.data(), n, kOp, stream);
-    else lphga->load(in.keys.data(), in.values.data(), n, kOp, stream);
-    events[0].record(stream);
-    auto hook = [&](int phase, cudaStream_t s) { events[phase].record(s); };
-    out = sp ? ega->run(n, kOp, stream, hook) : lphga->run(n, kOp, stream, hook);
-    events[phases].synchronize();
-    if (r < ctx.options().warmups) continue;
-    for (int ph = 0; ph < phases; ++ph) {
-      float ms = 0;
-      HASHLAB_CUDA_CHECK(cudaEventElapsedTime(&ms, events[ph].get(), events[ph + 1].get()));
-      times[ph].push_back(ms);
-    }
-  }
+  const std::vector<harness::PhaseTiming> timings = ctx.time_phases(
+      [&](PhaseTimer& timer, cudaStream_t s) {
+        timer.begin(phase_name(1), s);
+        // Called after phase `phase` has been enqueued: the next phase begins, or the last ends.
+        const PhaseHook hook = [&](int phase, cudaStream_t hook_stream) {
+          if (phase < phases) timer.begin(phase_name(phase + 1), hook_stream);
+          else timer.end(hook_stream);
+        };
+        out = sp ? ega->run(n, kOp, s, hook) : lphga->run(n, kOp, s, hook);
+      },
+      [&](cudaStream_t s) {
+        if (sp) ega->load(in.keys.data(), in.values.data(), n, kOp, s);
+        else lphga->load(in.keys.data(), in.values.data(), n, kOp, s);
+      });
+  if (timings.size() != static_cast<std::size_t>(phases))
+    throw std::logic_error("sp_breakdown: the run marked " + std::to_string(timings.size()) + " phases, not " +
+                           std::to_string(phases));
   double total = 0;
-  for (int ph = 0; ph < phases; ++ph) {
-    auto& t = times[ph];
-    std::sort(t.begin(), t.end());
-    const double median = t.empty() ? 0 : t[t.size() / 2];
+  for (int ph = 1; ph <= phases; ++ph) {
+    const double median = timings[ph - 1].timing.median_ms;
     total += median;
-    ctx.report_value("phase" + std::to_string(ph + 1) + "_time", median, "ms");
+    ctx.report_value(phase_name(ph) + "_time", median, "ms");
   }
   ctx.report_value("total_time", total, "ms");
   if (n > kFullCheckRows) verify_sampled(ctx, in.expected, out.keys, out.aggregates, out.count);
