@@ -1,4 +1,5 @@
-// Device helpers shared by SP-EGA, LPHGA and MP-EGA's kernels (private to the module).
+// Helpers shared by SP-EGA, LPHGA and MP-EGA (private to the module): their kernels' device
+// functions, the runs' host checks and the counted run.
 #pragma once
 
 #include <cstddef>
@@ -69,6 +70,30 @@ __device__ __forceinline__ unsigned warp_combine(unsigned active, std::uint32_t 
 
 __device__ __forceinline__ bool is_leader(unsigned peers) {
   return static_cast<int>(threadIdx.x % 32) == __ffs(static_cast<int>(peers)) - 1;
+}
+
+/// The pair loop of the hashing kernels (SP-EGA phases 1 and 4, LPHGA): grid-stride over the
+/// pairs [0, count) of (keys, values) in whole-warp rounds, so that the warp-level combine sees
+/// every lane. Each lane holding a pair loads it, combines it with its warp's equal keys
+/// (warp_combine) and calls `visit(i, key, value, active, peers)`: `value` the combined
+/// aggregate, `active` the lanes holding a pair this round, `peers` those with `key` (the
+/// lowest is the leader). Lanes past `count` sit the round out after the ballot. Every thread
+/// of the grid must call this with the same `count` (the ballot takes the full warp).
+template <class Visit>
+__device__ __forceinline__ void for_each_combined_pair(const std::uint32_t* keys, const std::uint64_t* values,
+                                                       std::size_t count, Aggregation op, Visit&& visit) {
+  const std::size_t stride = std::size_t{gridDim.x} * blockDim.x;
+  const std::size_t rounds = (count + stride - 1) / stride;
+  const std::size_t thread = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  for (std::size_t r = 0; r < rounds; ++r) {
+    const std::size_t i = r * stride + thread;
+    const unsigned active = __ballot_sync(kFullMask, i < count);
+    if (i >= count) continue;
+    const std::uint32_t key = keys[i];
+    std::uint64_t value = values[i];
+    const unsigned peers = warp_combine(active, key, value, op);
+    visit(i, key, value, active, peers);
+  }
 }
 
 /// The position of `key` in [0, range): murmur3 (ending in its fmix32 finaliser) with `seed`,
@@ -144,6 +169,26 @@ __device__ __forceinline__ bool probe_aggregate(std::uint32_t* table_keys, std::
 
 /// The counters of a counted run, read back (synchronises `stream`).
 WorkCounts read_work(const DeviceBuffer<unsigned long long>& work, cudaStream_t stream);
+
+/// A counted run (SpEga::run_counted, Lphga::run_counted): the counters in `work` (allocated by
+/// the first call) zeroed, `run(counters)` (the run with its counting kernels), the counters read
+/// back into `counts`. Returns run's groups; synchronises `stream`.
+template <class Run>
+Groups counted_run(DeviceBuffer<unsigned long long>& work, cudaStream_t stream, WorkCounts& counts, Run&& run) {
+  if (work.empty()) work = DeviceBuffer<unsigned long long>(kWorkWords, stream);
+  work.fill_bytes(0, stream);
+  const Groups groups = run(work.data());
+  counts = read_work(work, stream);
+  return groups;
+}
+
+/// Throws std::invalid_argument, naming `who`, when buffers of `length` items are too long for
+/// the 32-bit indicator scans (length >= 2^32 - 1).
+void check_length(std::size_t length, const char* who);
+
+/// Throws std::invalid_argument, naming `who`, when `op` is not one pass (require_supported) or
+/// n pairs do not fit buffers of `length`.
+void check_run(std::size_t n, Aggregation op, std::size_t length, const char* who);
 
 /// keys[i] = kEmptyKey, values[i] = identity, indicator[i] = 0 for i < n (indicator may be
 /// null). Asynchronous on `stream`.

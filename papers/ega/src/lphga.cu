@@ -21,27 +21,19 @@ __global__ void lphga_hash_aggregate(const std::uint32_t* red_keys, const std::u
                                      std::uint32_t* blue, std::size_t length, std::uint32_t* status,
                                      unsigned long long* work) {
   detail::WorkTally tally;
-  // Whole-warp rounds and the same warp-level combine as SP-EGA (so the two differ only in the
-  // algorithm).
-  const std::size_t stride = std::size_t{gridDim.x} * blockDim.x;
-  const std::size_t rounds = (n + stride - 1) / stride;
-  const std::size_t thread = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
-  for (std::size_t r = 0; r < rounds; ++r) {
-    const std::size_t i = r * stride + thread;
-    const unsigned active = __ballot_sync(detail::kFullMask, i < n);
-    if (i >= n) continue;
-    const std::uint32_t key = red_keys[i];
-    std::uint64_t value = red_values[i];
-    const unsigned peers = detail::warp_combine(active, key, value, op);
-    if (!detail::is_leader(peers)) continue;
-    if (key == kEmptyKey) {
-      status[Status::kSentinelSeen] = 1;
-      continue;
-    }
-    if (!detail::probe_aggregate<kCount>(yellow_keys, yellow_values, blue, length, key, value, op, kPhase1Seed,
-                                         tally))
-      status[Status::kOverflow] = 1;
-  }
+  // The same pair loop and warp-level combine as SP-EGA (so the two differ only in the algorithm).
+  detail::for_each_combined_pair(
+      red_keys, red_values, n, op,
+      [&](std::size_t, std::uint32_t key, std::uint64_t value, unsigned, unsigned peers) {
+        if (!detail::is_leader(peers)) return;
+        if (key == kEmptyKey) {
+          status[Status::kSentinelSeen] = 1;
+          return;
+        }
+        if (!detail::probe_aggregate<kCount>(yellow_keys, yellow_values, blue, length, key, value, op, kPhase1Seed,
+                                             tally))
+          status[Status::kOverflow] = 1;
+      });
   if (kCount) tally.flush(work);
 }
 
@@ -63,9 +55,7 @@ __global__ void lphga_collect(const std::uint32_t* yellow_keys, const std::uint6
 }  // namespace
 
 Lphga::Lphga(std::size_t length, cudaStream_t stream) : status_(detail::kStatusWords, stream) {
-  if (length >= kEmptyKey)
-    throw std::invalid_argument("LPHGA: buffers of " + std::to_string(length) +
-                                " items; the 32-bit indicator scan allows at most 2^32 - 2");
+  detail::check_length(length, "LPHGA");
   buffers_ = ThreeBuffers(length, stream);
 }
 
@@ -74,20 +64,14 @@ Groups Lphga::run(std::size_t n, Aggregation op, cudaStream_t stream, const Phas
 }
 
 Groups Lphga::run_counted(std::size_t n, Aggregation op, cudaStream_t stream, WorkCounts& counts) {
-  if (work_.empty()) work_ = DeviceBuffer<unsigned long long>(detail::kWorkWords, stream);
-  work_.fill_bytes(0, stream);
-  const Groups groups = run_impl(n, op, stream, {}, work_.data());
-  counts = detail::read_work(work_, stream);
-  return groups;
+  return detail::counted_run(work_, stream, counts,
+                             [&](unsigned long long* work) { return run_impl(n, op, stream, {}, work); });
 }
 
 Groups Lphga::run_impl(std::size_t n, Aggregation op, cudaStream_t stream, const PhaseHook& after_phase,
                        unsigned long long* work) {
-  require_supported(op);
   const std::size_t length = buffers_.length();
-  if (n > length)
-    throw std::invalid_argument("LPHGA: " + std::to_string(n) + " pairs do not fit buffers of length L = " +
-                                std::to_string(length));
+  detail::check_run(n, op, length, "LPHGA");
   if (n == 0) return Groups{buffers_.red_keys.data(), buffers_.red_values.data(), 0};
   auto& b = buffers_;
   std::uint32_t* status = status_.data();

@@ -58,43 +58,35 @@ __global__ void phase1_no_probe_insert(const std::uint32_t* red_keys, const std:
                                        std::uint32_t* status, unsigned long long* work) {
   std::uint32_t* table_indicator = yellow_keys + part1;
   detail::WorkTally tally;
-  // Whole-warp rounds, so that the warp-level combine sees every lane (see detail::warp_combine).
-  const std::size_t stride = std::size_t{gridDim.x} * blockDim.x;
-  const std::size_t rounds = (n + stride - 1) / stride;
-  const std::size_t thread = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
-  for (std::size_t r = 0; r < rounds; ++r) {
-    const std::size_t i = r * stride + thread;
-    const unsigned active = __ballot_sync(detail::kFullMask, i < n);
-    if (i >= n) continue;
-    const std::uint32_t key = red_keys[i];
-    std::uint64_t value = red_values[i];
-    const unsigned peers = detail::warp_combine(active, key, value, op);
-    std::uint32_t unhashed = 1;
-    if (detail::is_leader(peers)) {
-      if (key == kEmptyKey) {  // rejected: the run throws; the pair goes nowhere
-        status[Status::kSentinelSeen] = 1;
-        unhashed = 0;
-      } else {
-        const std::size_t pos = detail::position_of(key, kPhase1Seed, length);
-        if (pos < part1) {
-          if (kCount) ++tally.accesses;
-          std::uint32_t current = yellow_keys[pos];
-          if (current == kEmptyKey) {
-            if (kCount) ++tally.atomics;
-            current = atomicCAS(yellow_keys + pos, kEmptyKey, key);
-            if (current == kEmptyKey) table_indicator[pos] = 1;
-          }
-          if (current == kEmptyKey || current == key) {
-            if (kCount) ++tally.atomics;
-            detail::combine(yellow_values + pos, op, value);
+  detail::for_each_combined_pair(
+      red_keys, red_values, n, op,
+      [&](std::size_t i, std::uint32_t key, std::uint64_t value, unsigned active, unsigned peers) {
+        std::uint32_t unhashed = 1;
+        if (detail::is_leader(peers)) {
+          if (key == kEmptyKey) {  // rejected: the run throws; the pair goes nowhere
+            status[Status::kSentinelSeen] = 1;
             unhashed = 0;
+          } else {
+            const std::size_t pos = detail::position_of(key, kPhase1Seed, length);
+            if (pos < part1) {
+              if (kCount) ++tally.accesses;
+              std::uint32_t current = yellow_keys[pos];
+              if (current == kEmptyKey) {
+                if (kCount) ++tally.atomics;
+                current = atomicCAS(yellow_keys + pos, kEmptyKey, key);
+                if (current == kEmptyKey) table_indicator[pos] = 1;
+              }
+              if (current == kEmptyKey || current == key) {
+                if (kCount) ++tally.atomics;
+                detail::combine(yellow_values + pos, op, value);
+                unhashed = 0;
+              }
+            }
           }
         }
-      }
-    }
-    // The leader's outcome holds for its peers (same key, same slot).
-    blue[i] = __shfl_sync(active, unhashed, __ffs(static_cast<int>(peers)) - 1);
-  }
+        // The leader's outcome holds for its peers (same key, same slot).
+        blue[i] = __shfl_sync(active, unhashed, __ffs(static_cast<int>(peers)) - 1);
+      });
   if (kCount) tally.flush(work);
 }
 
@@ -142,21 +134,13 @@ __global__ void phase4_linear_probe_aggregate(const std::uint32_t* yellow_keys, 
                                               std::uint32_t* status, unsigned long long* work) {
   detail::WorkTally tally;
   const std::size_t unhashed = status[Status::kUnhashedPairs];
-  const std::size_t count = unhashed < n ? unhashed : n;
-  const std::size_t stride = std::size_t{gridDim.x} * blockDim.x;
-  const std::size_t rounds = (count + stride - 1) / stride;
-  const std::size_t thread = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
-  for (std::size_t r = 0; r < rounds; ++r) {
-    const std::size_t i = r * stride + thread;
-    const unsigned active = __ballot_sync(detail::kFullMask, i < count);
-    if (i >= count) continue;
-    const std::uint32_t key = yellow_keys[i];
-    std::uint64_t value = yellow_values[i];
-    const unsigned peers = detail::warp_combine(active, key, value, op);
-    if (detail::is_leader(peers) &&
-        !detail::probe_aggregate<kCount>(red_keys, red_values, blue, length, key, value, op, kPhase4Seed, tally))
-      status[Status::kOverflow] = 1;
-  }
+  detail::for_each_combined_pair(
+      yellow_keys, yellow_values, unhashed < n ? unhashed : n, op,
+      [&](std::size_t, std::uint32_t key, std::uint64_t value, unsigned, unsigned peers) {
+        if (detail::is_leader(peers) &&
+            !detail::probe_aggregate<kCount>(red_keys, red_values, blue, length, key, value, op, kPhase4Seed, tally))
+          status[Status::kOverflow] = 1;
+      });
   if (kCount) tally.flush(work);
 }
 
@@ -192,17 +176,20 @@ WorkCounts read_work(const DeviceBuffer<unsigned long long>& work, cudaStream_t 
   return counts;
 }
 
-}  // namespace detail
-
-namespace {
-
 void check_length(std::size_t length, const char* who) {
   if (length >= kEmptyKey)
     throw std::invalid_argument(std::string(who) + ": buffers of " + std::to_string(length) +
                                 " items; the 32-bit indicator scans allow at most 2^32 - 2");
 }
 
-}  // namespace
+void check_run(std::size_t n, Aggregation op, std::size_t length, const char* who) {
+  require_supported(op);
+  if (n > length)
+    throw std::invalid_argument(std::string(who) + ": " + std::to_string(n) +
+                                " pairs do not fit buffers of length L = " + std::to_string(length));
+}
+
+}  // namespace detail
 
 bool supports(Aggregation op) { return op != Aggregation::kMean; }
 
@@ -266,7 +253,7 @@ std::size_t length_for(std::size_t groups, double load_factor) {
 }
 
 SpEga::SpEga(std::size_t length, cudaStream_t stream) : status_(detail::kStatusWords, stream) {
-  check_length(length, "SP-EGA");
+  detail::check_length(length, "SP-EGA");
   buffers_ = ThreeBuffers(length, stream);
 }
 
@@ -275,20 +262,14 @@ Groups SpEga::run(std::size_t n, Aggregation op, cudaStream_t stream, const Phas
 }
 
 Groups SpEga::run_counted(std::size_t n, Aggregation op, cudaStream_t stream, WorkCounts& counts) {
-  if (work_.empty()) work_ = DeviceBuffer<unsigned long long>(detail::kWorkWords, stream);
-  work_.fill_bytes(0, stream);
-  const Groups groups = run_impl(n, op, stream, {}, work_.data());
-  counts = detail::read_work(work_, stream);
-  return groups;
+  return detail::counted_run(work_, stream, counts,
+                             [&](unsigned long long* work) { return run_impl(n, op, stream, {}, work); });
 }
 
 Groups SpEga::run_impl(std::size_t n, Aggregation op, cudaStream_t stream, const PhaseHook& after_phase,
                        unsigned long long* work) {
-  require_supported(op);
   const std::size_t length = buffers_.length();
-  if (n > length)
-    throw std::invalid_argument("SP-EGA: " + std::to_string(n) + " pairs do not fit buffers of length L = " +
-                                std::to_string(length));
+  detail::check_run(n, op, length, "SP-EGA");
   counts_ = {};
   if (n == 0) return Groups{buffers_.yellow_keys.data() + length, buffers_.yellow_values.data() + length, 0};
   const YellowParts parts = YellowParts::for_length(length);
