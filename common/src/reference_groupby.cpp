@@ -9,12 +9,15 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <type_traits>
 
-#include "hashlab/common/hash.hpp"
 #include "hashlab/common/flat_map.hpp"
+#include "hashlab/common/hash.hpp"
+#include "hashlab/common/radix_sort.hpp"
+#include "hashlab/common/threads.hpp"
 
 namespace hashlab::reference {
 namespace {
@@ -222,14 +225,22 @@ Aggregation parse_aggregation(const std::string& name) {
 
 void GroupByResult::sort_by_key() {
   const std::size_t n = groups();
+  const unsigned threads = cpu::threads_for_items(n);
   std::vector<std::size_t> order(n);
   if (keys.size() == 1 && n <= std::numeric_limits<std::uint32_t>::max()) {
-    // One key column (the common case, up to 10^8 groups): sorting (key, group) words is
-    // several times faster than sorting indices through the column.
+    // One key column (the common case, up to 10^8 groups): (key, group) words, radix-sorted by
+    // the key; the sort is stable, so equal keys stay in group order.
     std::vector<std::uint64_t> packed(n);
-    for (std::size_t g = 0; g < n; ++g) packed[g] = std::uint64_t{keys[0][g]} << 32 | g;
-    std::sort(packed.begin(), packed.end());
-    for (std::size_t g = 0; g < n; ++g) order[g] = static_cast<std::uint32_t>(packed[g]);
+    const std::uint32_t* column = keys[0].data();
+    cpu::run_threads(threads, [&](unsigned t) {
+      for (std::size_t g = cpu::chunk_begin(t, threads, n); g < cpu::chunk_begin(t + 1, threads, n); ++g)
+        packed[g] = std::uint64_t{column[g]} << 32 | g;
+    });
+    cpu::radix_sort(packed, [](std::uint64_t word) { return static_cast<std::uint32_t>(word >> 32); }, threads);
+    cpu::run_threads(threads, [&](unsigned t) {
+      for (std::size_t g = cpu::chunk_begin(t, threads, n); g < cpu::chunk_begin(t + 1, threads, n); ++g)
+        order[g] = static_cast<std::uint32_t>(packed[g]);
+    });
   } else {
     std::iota(order.begin(), order.end(), std::size_t{0});
     std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
@@ -241,13 +252,28 @@ void GroupByResult::sort_by_key() {
   auto permute = [&](auto& column) {
     if (column.size() != n) return;  // a malformed column is left for compare() to report
     auto copy = column;
-    for (std::size_t g = 0; g < n; ++g) column[g] = copy[order[g]];
+    cpu::run_threads(threads, [&](unsigned t) {
+      for (std::size_t g = cpu::chunk_begin(t, threads, n); g < cpu::chunk_begin(t + 1, threads, n); ++g)
+        column[g] = copy[order[g]];
+    });
   };
   for (auto& column : keys) permute(column);
   for (auto& a : aggregates) {
     permute(a.exact);
     permute(a.real);
   }
+}
+
+bool GroupByResult::sorted_by_key() const {
+  const std::size_t n = groups();
+  for (const auto& column : keys)
+    if (column.size() != n) return false;
+  auto before = [&](std::size_t a, std::size_t b) {  // key tuple a < key tuple b
+    for (const auto& column : keys)
+      if (column[a] != column[b]) return column[a] < column[b];
+    return false;
+  };
+  return cpu::first_index_where(n, [&](std::size_t g) { return g + 1 < n && before(g + 1, g); }) == n;
 }
 
 template <class V>
@@ -284,10 +310,16 @@ GroupByResult groupby(const std::vector<std::uint32_t>& keys, const std::vector<
 }
 
 std::string compare(const GroupByResult& expected_in, const GroupByResult& actual_in, double rel_tol) {
-  GroupByResult expected = expected_in;
-  GroupByResult actual = actual_in;
-  expected.sort_by_key();
-  actual.sort_by_key();
+  // Each side in key order: itself when it is already (a reference usually is), else a sorted copy.
+  std::optional<GroupByResult> sorted_expected, sorted_actual;
+  auto in_key_order = [](const GroupByResult& r, std::optional<GroupByResult>& copy) -> const GroupByResult& {
+    if (r.sorted_by_key()) return r;
+    copy = r;
+    copy->sort_by_key();
+    return *copy;
+  };
+  const GroupByResult& expected = in_key_order(expected_in, sorted_expected);
+  const GroupByResult& actual = in_key_order(actual_in, sorted_actual);
   std::ostringstream out;
 
   if (expected.keys.size() != actual.keys.size()) {
@@ -325,30 +357,40 @@ std::string compare(const GroupByResult& expected_in, const GroupByResult& actua
       return out.str();
     }
 
-  for (std::size_t g = 0; g < expected.groups(); ++g) {
+  // The first group that differs (found on all cores), then what differs there.
+  auto aggregate_differs = [&](std::size_t v, std::size_t g) {
+    const AggregateColumn& e = expected.aggregates[v];
+    const AggregateColumn& a = actual.aggregates[v];
+    if (e.is_exact() && a.is_exact()) return e.exact[g] != a.exact[g];
+    return !reals_agree(value_at(e, g), value_at(a, g), rel_tol);
+  };
+  auto key_differs = [&](std::size_t g) {
     for (std::size_t c = 0; c < expected.keys.size(); ++c)
-      if (expected.keys[c][g] != actual.keys[c][g]) {
-        out << "key tuple differs at group " << g << ": expected " << format_tuple(expected, g) << " got "
-            << format_tuple(actual, g);
-        return out.str();
-      }
-    for (std::size_t v = 0; v < expected.aggregates.size(); ++v) {
-      const AggregateColumn& e = expected.aggregates[v];
-      const AggregateColumn& a = actual.aggregates[v];
-      if (e.is_exact() && a.is_exact()) {
-        if (e.exact[g] != a.exact[g]) {
-          out << "aggregate " << v << " (" << to_string(e.op) << ") of key " << format_tuple(expected, g)
-              << " expected " << e.exact[g] << " got " << a.exact[g];
-          return out.str();
-        }
-      } else if (!reals_agree(value_at(e, g), value_at(a, g), rel_tol)) {
-        out << "aggregate " << v << " (" << to_string(e.op) << ") of key " << format_tuple(expected, g)
-            << " expected " << format_real(value_at(e, g)) << " got " << format_real(value_at(a, g));
-        return out.str();
-      }
-    }
+      if (expected.keys[c][g] != actual.keys[c][g]) return true;
+    return false;
+  };
+  const std::size_t g = cpu::first_index_where(expected.groups(), [&](std::size_t i) {
+    if (key_differs(i)) return true;
+    for (std::size_t v = 0; v < expected.aggregates.size(); ++v)
+      if (aggregate_differs(v, i)) return true;
+    return false;
+  });
+  if (g == expected.groups()) return "";
+  if (key_differs(g)) {
+    out << "key tuple differs at group " << g << ": expected " << format_tuple(expected, g) << " got "
+        << format_tuple(actual, g);
+    return out.str();
   }
-  return "";
+  for (std::size_t v = 0; v < expected.aggregates.size(); ++v) {
+    if (!aggregate_differs(v, g)) continue;
+    const AggregateColumn& e = expected.aggregates[v];
+    const AggregateColumn& a = actual.aggregates[v];
+    out << "aggregate " << v << " (" << to_string(e.op) << ") of key " << format_tuple(expected, g);
+    if (e.is_exact() && a.is_exact()) out << " expected " << e.exact[g] << " got " << a.exact[g];
+    else out << " expected " << format_real(value_at(e, g)) << " got " << format_real(value_at(a, g));
+    break;
+  }
+  return out.str();
 }
 
 template GroupByResult groupby<std::int32_t>(const std::vector<std::vector<std::uint32_t>>&,

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "hashlab/common/flat_map.hpp"
+#include "hashlab/common/radix_sort.hpp"
 
 namespace hashlab::reference {
 namespace {
@@ -92,7 +93,7 @@ std::vector<PkPkRow> pkpk_join(const std::vector<std::uint32_t>& r, const std::v
       throw std::invalid_argument(repeated_key_message(s[j], "S"));
     if (const std::uint32_t* i = r_row_of.find(s[j])) rows.push_back({s[j], *i, static_cast<std::uint32_t>(j)});
   }
-  std::sort(rows.begin(), rows.end(), [](const PkPkRow& a, const PkPkRow& b) { return a.key < b.key; });
+  cpu::radix_sort(rows, [](const PkPkRow& row) { return row.key; });
   return rows;
 }
 

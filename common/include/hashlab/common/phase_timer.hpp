@@ -36,8 +36,11 @@ class PhaseTimer {
   /// Starts phase `name` on `stream`, ending the phase open before it (if any).
   void begin(std::string name, cudaStream_t stream, double items = 0, std::string unit = {}) {
     end(stream);
-    phases_.push_back({{std::move(name), 0, items, std::move(unit)}, {}});
-    phases_.back().timer.start(stream);
+    Phase& phase = phases_.emplace_back();
+    phase.time.name = std::move(name);
+    phase.time.items = items;
+    phase.time.unit = std::move(unit);
+    phase.timer.start(stream);
     open_ = true;
   }
 

@@ -1,9 +1,11 @@
 // CPU parallelism of the suite, on std::thread: the multi-threaded baselines, MP-EGA's CPU tile
-// driver and its CPU finish use these, and nothing else.
+// driver and its CPU finish, and the checks of large outputs against their references (sorting,
+// comparing) use these, and nothing else.
 //
 //   hashlab::cpu::run_threads(8, [&](unsigned t) { ... rows [chunk_begin(t, 8, n), chunk_begin(t + 1, 8, n)) ... });
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <exception>
 #include <thread>
@@ -48,6 +50,29 @@ void run_threads(unsigned threads, Fn&& fn) {
 /// overflow of n * t.
 inline std::size_t chunk_begin(unsigned t, unsigned threads, std::size_t n) {
   return n / threads * t + n % threads * t / threads;
+}
+
+/// Threads worth using for a pass over n items: one per 64Ki items, at most default_threads()
+/// (below that, starting threads costs more than it saves).
+inline unsigned threads_for_items(std::size_t n) {
+  const std::size_t wanted = std::max<std::size_t>(1, n >> 16);
+  return static_cast<unsigned>(std::min<std::size_t>(wanted, default_threads()));
+}
+
+/// The smallest i in [0, n) for which pred(i) holds, or n when none does: each thread scans its
+/// chunk up to its first hit (a check that compares an output with its reference row by row).
+template <class Pred>
+std::size_t first_index_where(std::size_t n, Pred pred, unsigned threads = 0) {
+  if (threads == 0) threads = threads_for_items(n);
+  std::vector<std::size_t> first(threads, n);
+  run_threads(threads, [&](unsigned t) {
+    for (std::size_t i = chunk_begin(t, threads, n), end = chunk_begin(t + 1, threads, n); i < end; ++i)
+      if (pred(i)) {
+        first[t] = i;
+        return;
+      }
+  });
+  return *std::min_element(first.begin(), first.end());
 }
 
 }  // namespace hashlab::cpu

@@ -30,8 +30,12 @@ struct GroupByResult {
   std::vector<std::vector<std::uint32_t>> keys;
   std::vector<AggregateColumn> aggregates;
   std::size_t groups() const { return keys.empty() ? 0 : keys.front().size(); }
-  /// Puts the groups in ascending order of their key tuples (the canonical order for compare).
+  /// Puts the groups in ascending order of their key tuples (the canonical order for compare);
+  /// groups with equal tuples keep their order. Multi-threaded for one key column.
   void sort_by_key();
+  /// Whether the groups are in that order already (a malformed result, whose key columns differ
+  /// in length, is not).
+  bool sorted_by_key() const;
 };
 
 /// Group-by over column-major key columns (all of one length) and value columns (of the same
