@@ -1,23 +1,14 @@
 // The pair of tables of a point, the oracle and the variant lists (inputs.cuh).
 #include "inputs.cuh"
 
-#include <algorithm>
-#include <array>
-#include <numeric>
+#include "hashlab/common/radix_sort.hpp"
+#include "hashlab/reference/cpu_baselines.hpp"
 
 namespace hashlab::pkpk::experiments {
 
-/// Sorts joined rows by key (unique in a pk-pk join): an LSD radix sort, 8 bits a pass, about
-/// 3x faster than std::sort, which took seconds of each 100M point's wall time.
+/// Sorts joined rows by key (unique in a pk-pk join), on all cores.
 void sort_by_key(std::vector<JoinedRow>& rows) {
-  std::vector<JoinedRow> buffer(rows.size());
-  for (int shift = 0; shift < 32; shift += 8) {
-    std::array<std::size_t, 257> start{};
-    for (const auto& row : rows) ++start[((row.key >> shift) & 0xffu) + 1];
-    std::partial_sum(start.begin(), start.end(), start.begin());
-    for (const auto& row : rows) buffer[start[(row.key >> shift) & 0xffu]++] = row;
-    rows.swap(buffer);  // four passes: the sorted rows end in `rows`
-  }
+  cpu::radix_sort(rows, [](const JoinedRow& row) { return row.key; });
 }
 
 /// The smallest key domain >= the report's 10^8 that holds the keys `spec` needs, with room.
@@ -43,7 +34,7 @@ Input& input_for(PointContext& ctx, const gen::PkPkSpec& spec) {
     in.host_s_keys = in.s_keys.to_host(st);
     in.host_r_values = in.r_values.to_host(st);
     in.host_s_values = in.s_values.to_host(st);
-    if (std::max(spec.r_rows, spec.s_rows) <= kReferenceOracleRows) {
+    if (std::max(spec.r_rows, spec.s_rows) <= cpu::kOracleReferenceRows) {
       in.expected = reference_join(in.host_r_keys, in.host_r_values, in.host_s_keys, in.host_s_values);
       in.oracle = "";
     } else {

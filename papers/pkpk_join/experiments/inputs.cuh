@@ -26,9 +26,6 @@ constexpr std::uint64_t kReportKeyDomain = 100000000;  // report: key mod value 
 // Two independent tables of 10^6 random keys mod 10^8 share about 10^6 / 10^8 = 1% of keys.
 constexpr double kReportMatchRate = 0.01;
 constexpr double kSweepMatchRate = 0.5;  // the sweeps' default: half of S finds a partner
-// Above this many rows per table the oracle is the multi-threaded CPU join (which the tests
-// check equal to the single-threaded reference); the reference would take minutes.
-constexpr std::uint64_t kReferenceOracleRows = 20000000;
 // The CPU join is timed up to this many rows per table (it takes seconds beyond).
 constexpr std::uint64_t kCpuMaxRowsQuick = 10000000;
 constexpr std::uint64_t kCpuMaxRowsFull = 100000000;

@@ -15,6 +15,12 @@
 
 namespace hashlab::cpu {
 
+/// Above this many input rows the experiments' checks take their answer from these baselines,
+/// which the tests hold equal to the single-threaded references (common/tests,
+/// papers/pkpk_join/tests), and each such point's note says so: the references run on one core and
+/// took seconds of every large point's wall time. One threshold for every module.
+constexpr std::uint64_t kOracleReferenceRows = std::uint64_t{1} << 20;
+
 /// Group-by of one key column and one value column with one aggregation, on `threads` threads
 /// (0: default_threads()). V: int32_t, uint32_t, int64_t, float, double. Sorted by key.
 template <class V>
