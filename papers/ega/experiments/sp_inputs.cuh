@@ -20,17 +20,6 @@ struct SpInput {
 /// groups; built once per (n, spec) and shared by the variants.
 SpInput& sp_input(PointContext& ctx, const gen::KeySpec& spec);
 
-// Above kFullCheckRows groups a full comparison sorts every group on the host three times per
-// point (tens of seconds at 10^8): such points are verified on a documented sample instead, from
-// the raw device result: the group count, the sum of all aggregates, and 2^16 groups of the
-// oracle (evenly spaced in its key order) found exactly once in the GPU's output with their
-// aggregate.
-constexpr std::size_t kFullCheckRows = 10000000;
-constexpr std::size_t kSampledGroups = 1u << 16;
-
-void verify_sampled(PointContext& ctx, const reference::GroupByResult& expected, const std::uint32_t* d_keys,
-                    const std::uint64_t* d_aggregates, std::size_t count);
-
 // Runs one variant on buffers of length L = n (the paper's memory: three buffers the input's size).
 void run_sp_variant(PointContext& ctx, SpInput& in);
 
