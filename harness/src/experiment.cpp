@@ -159,8 +159,8 @@ std::string Point::label() const {
 // ---- PointContext -----------------------------------------------------------------------------
 
 PointContext::PointContext(const Point& point, const RunOptions& options, cudaStream_t stream,
-                           std::map<std::string, std::any>& cache)
-    : point_(point), options_(options), stream_(stream), cache_(cache) {}
+                           std::map<std::string, std::any>& cache, std::set<std::string>* used)
+    : point_(point), options_(options), stream_(stream), cache_(cache), used_(used) {}
 
 Timing PointContext::time_gpu(const std::function<void(cudaStream_t)>& run,
                               const std::function<void(cudaStream_t)>& reset) {

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iostream>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -235,15 +236,30 @@ RunSummary run_experiments(const std::vector<const Experiment*>& experiments, co
   int done = 0;
   const int width = static_cast<int>(std::to_string(summary.points).size());
 
+  // Inputs and answers cached by a module's points (PointContext::cached). An experiment's input is
+  // often the next one's: what an experiment used stays for the next, the rest is dropped, and
+  // everything goes when the next module starts.
+  std::map<std::string, std::any> cache;
+  std::set<std::string> used;  // the keys the current experiment asked for
+  std::string cache_paper;
+  auto drop_cache = [&] {
+    cache.clear();
+    if (options.gpu) trim_device_pool();
+  };
   for (const auto& [e, points] : plan) {
     std::cout << "== " << e->paper << "/" << e->name << " (" << e->figure << "): " << e->description << "\n";
+    if (e->paper != cache_paper) {
+      drop_cache();
+      cache_paper = e->paper;
+    }
+    used.clear();
     ResultFile file(options, *e, device);
     const std::string started = utc_timestamp();
-    std::map<std::string, std::any> cache;
     int failed_here = 0, skipped_here = 0;
     bool lost = false;
     for (const Point& point : points) {
-      PointContext ctx(point, options, stream ? stream->get() : nullptr, cache);
+      std::optional<PointContext> ctx_slot;
+      ctx_slot.emplace(point, options, stream ? stream->get() : nullptr, cache, &used);
       std::string error, skip;
       const auto point_start = Clock::now();
       std::size_t peak = 0;
@@ -257,15 +273,21 @@ RunSummary run_experiments(const std::vector<const Experiment*>& experiments, co
                  (need->scaled ? ", scaled to this size" : "") + "), " + format_bytes(available) +
                  (options.memory_limit_bytes ? " allowed by --memory-limit" : " available");
       }
-      if (skip.empty()) {
+      for (bool retried = false; skip.empty();) {
         try {
           std::optional<DevicePeakScope> scope;
           if (options.gpu) scope.emplace();
-          e->run(ctx);
+          e->run(*ctx_slot);
           if (scope) peak = scope->peak();
         } catch (const SkipPoint& ex) {
           skip = ex.what();
         } catch (const OutOfDeviceMemory& ex) {
+          if (!retried && !cache.empty()) {  // the cached values of other points may hold the memory
+            retried = true;
+            drop_cache();
+            ctx_slot.emplace(point, options, stream ? stream->get() : nullptr, cache, &used);
+            continue;
+          }
           skip = std::string("does not fit the GPU's memory: ") + ex.what();
         } catch (const OutOfHostMemory& ex) {
           skip = std::string("does not fit the host's memory: ") + ex.what();
@@ -274,7 +296,9 @@ RunSummary run_experiments(const std::vector<const Experiment*>& experiments, co
         } catch (const std::exception& ex) {
           error = ex.what();
         }
+        break;
       }
+      const PointContext& ctx = *ctx_slot;
       const bool skipped = !skip.empty();
       const bool verified = !skipped && error.empty() && ctx.verified();
       std::string note = ctx.notes();
@@ -324,10 +348,11 @@ RunSummary run_experiments(const std::vector<const Experiment*>& experiments, co
       }
     }
     file.finish(options, started, static_cast<int>(points.size()), failed_here, skipped_here);
-    cache.clear();
     if (lost) break;
+    for (auto it = cache.begin(); it != cache.end();) it = used.count(it->first) ? std::next(it) : cache.erase(it);
     if (options.gpu) trim_device_pool();
   }
+  drop_cache();
   return summary;
 }
 

@@ -78,6 +78,29 @@ TEST_F(Runner, WritesOneCsvRowPerMetricInTheDocumentedSchema) {
   EXPECT_TRUE(std::filesystem::exists(out_ + "/runner_test/passing.json"));
 }
 
+// The cache outlives an experiment for the next one of the module that uses the same key; what
+// an experiment did not use is dropped after it, and everything when another module starts.
+TEST_F(Runner, CachedInputsAreSharedByTheNextExperimentOfTheModuleOnly) {
+  std::map<std::string, int> made;
+  auto using_keys = [&](const std::string& paper, const std::string& name, std::vector<std::string> keys) {
+    Experiment e = cpu_experiment(name, true);
+    e.paper = paper;
+    e.run = [&made, keys](PointContext& ctx) {
+      for (const auto& key : keys) ctx.cached<int>(key, [&] { return ++made[key]; });
+      ctx.verify(true);
+    };
+    return e;
+  };
+  const Experiment first = using_keys("runner_test", "first", {"input:x", "input:y"});
+  const Experiment second = using_keys("runner_test", "second", {"input:x"});      // y unused: dropped after
+  const Experiment third = using_keys("runner_test", "third", {"input:x", "input:y"});
+  const Experiment other = using_keys("runner_test_other", "fourth", {"input:x"});  // another module
+  const RunSummary summary = run_experiments({&first, &second, &third, &other}, options_);
+  EXPECT_EQ(summary.failed, 0);
+  EXPECT_EQ(made["input:x"], 2);  // once for runner_test's three experiments, once for the other module
+  EXPECT_EQ(made["input:y"], 2);  // again in `third`: `second` did not use it
+}
+
 TEST_F(Runner, FailedVerificationIsMarkedFalseAndCounted) {
   const Experiment e = cpu_experiment("failing", false);
   const RunSummary summary = run_experiments({&e}, options_);

@@ -21,7 +21,7 @@ void run_failed_queries(PointContext& ctx) {
   const Point& pt = ctx.point();
   auto& p = pairs(ctx, pt.n, true);
   const double fraction = pt.param_value;
-  auto& q = ctx.cached<Queries>("queries:" + std::to_string(fraction), [&] {
+  auto& q = ctx.cached<Queries>("queries:" + std::to_string(pt.n) + ":" + std::to_string(fraction), [&] {
     ctx.drop_cached("queries:");
     // Query i asks for absent key i with probability `fraction`, else for inserted key i, so
     // present and absent queries are interleaved at random as in an application.

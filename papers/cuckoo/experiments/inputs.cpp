@@ -108,7 +108,8 @@ void verify_all_found(PointContext& ctx, const DeviceBuffer<std::uint32_t>& foun
 
 MultiInput& multi_input(PointContext& ctx, bool with_reference) {
   const Point& pt = ctx.point();
-  const std::string key = "multi:" + std::to_string(pt.n) + ":" + std::to_string(pt.param_value);
+  const std::string key = "multi:" + std::to_string(pt.n) + ":" + std::to_string(pt.param_value) +
+                          (with_reference ? ":reference" : "");
   return ctx.cached<MultiInput>(key, [&] {
     ctx.drop_cached("multi:");
     const auto spec = gen::KeySpec::multiplicity(pt.n, pt.param_value);

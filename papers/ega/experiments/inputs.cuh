@@ -25,8 +25,9 @@ constexpr std::uint64_t kBarRows = 100000000;  // issue 6's bars are on 100M row
 
 // The oracle: the single-threaded reference, or above cpu::kOracleReferenceRows rows the
 // multi-threaded CPU group-by of common/ (tested to agree with the reference exactly).
-reference::GroupByResult oracle(PointContext& ctx, const std::vector<std::uint32_t>& keys,
-                                const std::vector<std::uint32_t>& values);
+reference::GroupByResult oracle(const std::vector<std::uint32_t>& keys, const std::vector<std::uint32_t>& values);
+/// Says in the point's note which oracle an input of `rows` rows has (a cached input's points each).
+void note_oracle(PointContext& ctx, std::size_t rows);
 
 void verify_groups(PointContext& ctx, const reference::GroupByResult& expected, const reference::GroupByResult& got);
 

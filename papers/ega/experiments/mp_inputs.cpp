@@ -9,6 +9,7 @@
 namespace hashlab::ega::experiments {
 
 MpInput& mp_input(PointContext& ctx, std::uint64_t n, const gen::KeySpec& spec) {
+  note_oracle(ctx, n);
   return ctx.cached<MpInput>("mp:" + std::to_string(n) + ":" + spec.describe(), [&] {
     ctx.drop_cached("mp:");
     gen::validate(spec, n);
@@ -31,7 +32,7 @@ MpInput& mp_input(PointContext& ctx, std::uint64_t n, const gen::KeySpec& spec) 
     }
     in.host_keys.assign(in.keys.begin(), in.keys.end());
     in.host_values.assign(in.values.begin(), in.values.end());
-    in.expected = oracle(ctx, in.host_keys, in.host_values);
+    in.expected = oracle(in.host_keys, in.host_values);
     return in;
   });
 }

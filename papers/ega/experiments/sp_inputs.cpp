@@ -52,6 +52,7 @@ std::unique_ptr<Algorithm> build_and_count(PointContext& ctx, SpInput& in) {
 
 SpInput& sp_input(PointContext& ctx, const gen::KeySpec& spec) {
   const std::uint64_t n = ctx.point().n;
+  note_oracle(ctx, n);
   return ctx.cached<SpInput>("sp:" + std::to_string(n) + ":" + spec.describe(), [&] {
     ctx.drop_cached("sp:");
     gen::validate(spec, n);
@@ -60,7 +61,7 @@ SpInput& sp_input(PointContext& ctx, const gen::KeySpec& spec) {
     in.values = DeviceBuffer<std::uint32_t>(n, ctx.stream());
     gen::generate_keys(spec, ctx.seed(), in.keys.data(), n, ctx.stream());
     gen::generate_values<std::uint32_t>(ctx.seed() + 1, 0, 1000000, in.values.data(), n, ctx.stream());
-    in.expected = oracle(ctx, in.keys.to_host(ctx.stream()), in.values.to_host(ctx.stream()));
+    in.expected = oracle(in.keys.to_host(ctx.stream()), in.values.to_host(ctx.stream()));
     return in;
   });
 }

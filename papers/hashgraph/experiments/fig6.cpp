@@ -13,7 +13,7 @@ void run_fig6(PointContext& ctx) {
   const Point& p = ctx.point();
   keep_only_size(ctx, p.n);
   const Input& keys = input(ctx, gen::KeySpec::sequence(), p.n, ctx.seed());  // table and queries alike
-  const std::uint64_t expected = expected_join_count(ctx, "sequence", keys, keys);
+  const std::uint64_t expected = expected_join_count(ctx, keys, keys);
   if (p.variant == "linear_probing")
     time_linear_probing_probe(ctx, keys, keys, p.n, p.param_value, expected);
   else

@@ -14,7 +14,7 @@ void run_fig7(PointContext& ctx) {
   const auto spec = appearances(p.n, p.param_value);
   const Input& r = input(ctx, spec, p.n, ctx.seed());
   const Input& s = input(ctx, spec, p.n, ctx.seed() + 1);
-  const std::uint64_t expected = expected_join_count(ctx, spec.describe(), r, s);
+  const std::uint64_t expected = expected_join_count(ctx, r, s);
   if (is_linear_probing(p.variant))
     time_linear_probing_probe(ctx, r, s, p.n, linear_probing_load(p.variant), expected);
   else

@@ -20,7 +20,7 @@ void run_fig8(PointContext& ctx) {
     time_hashgraph_build(ctx, keys, p.n, p.param_value, {Version::kV2, bins});
     return;
   }
-  const std::uint64_t expected = expected_join_count(ctx, "sequence", keys, keys);
+  const std::uint64_t expected = expected_join_count(ctx, keys, keys);
   time_hashgraph_probe(ctx, keys, keys, p.n, p.param_value,
                        p.variant == "probe_new" ? ProbeMethod::kNew : ProbeMethod::kStandard, expected, bins);
 }

@@ -38,6 +38,7 @@ Input& input(PointContext& ctx, const gen::KeySpec& spec, std::uint64_t n, std::
   const std::string key = "input:" + spec.describe() + ":" + std::to_string(n) + ":" + std::to_string(seed);
   return ctx.cached<Input>(key, [&] {
     Input in;
+    in.key = key;
     in.keys = DeviceBuffer<std::uint32_t>(n, ctx.stream());
     gen::generate_keys(spec, seed, in.keys.data(), n, ctx.stream());
     in.host = in.keys.to_host(ctx.stream());
@@ -47,10 +48,10 @@ Input& input(PointContext& ctx, const gen::KeySpec& spec, std::uint64_t n, std::
 
 /// The inner join count of two inputs, computed once per pair: reference::inner_join_count, or
 /// above cpu::kOracleReferenceRows rows the multi-threaded join count (tested equal to it).
-std::uint64_t expected_join_count(PointContext& ctx, const std::string& name, const Input& r, const Input& s) {
+std::uint64_t expected_join_count(PointContext& ctx, const Input& r, const Input& s) {
   if (std::max(r.host.size(), s.host.size()) > cpu::kOracleReferenceRows)
     ctx.note("oracle: the multi-threaded CPU join count (tested equal to the reference)");
-  return ctx.cached<std::uint64_t>("expected:" + name, [&] {
+  return ctx.cached<std::uint64_t>("expected:" + r.key + "|" + s.key, [&] {
     if (std::max(r.host.size(), s.host.size()) <= cpu::kOracleReferenceRows) return reference::inner_join_count(r.host, s.host);
     return cpu::parallel_join_count(r.host, s.host);
   });

@@ -40,12 +40,13 @@ gen::KeySpec appearances(std::uint64_t n, double multiplicity);
 struct Input {
   DeviceBuffer<std::uint32_t> keys;
   std::vector<std::uint32_t> host;
+  std::string key;  // what it was generated from (its cache key)
 };
 
-/// One input column on the device and its host copy, shared by the points of an experiment.
+/// One input column on the device and its host copy, shared by the points of the run that use it.
 Input& input(PointContext& ctx, const gen::KeySpec& spec, std::uint64_t n, std::uint64_t seed);
 /// reference::inner_join_count of two inputs, computed once per pair.
-std::uint64_t expected_join_count(PointContext& ctx, const std::string& name, const Input& r, const Input& s);
+std::uint64_t expected_join_count(PointContext& ctx, const Input& r, const Input& s);
 /// Keeps the cached inputs and reference counts only while `tag` stays the same.
 void keep_only(PointContext& ctx, const std::string& tag);
 void keep_only_size(PointContext& ctx, std::uint64_t n);

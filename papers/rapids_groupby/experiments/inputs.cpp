@@ -38,8 +38,8 @@ ReportDataset make_dataset(std::size_t rows, std::uint64_t unique, int key_colum
 
 ReportDataset& dataset(PointContext& ctx, std::size_t rows, std::uint64_t unique, int key_columns,
                  const std::vector<Aggregation>& ops) {
-  const std::string key = "data:" + std::to_string(rows) + ":" + std::to_string(unique) + ":" +
-                          std::to_string(key_columns) + ":" + std::to_string(ops.size());
+  std::string key = "data:" + std::to_string(rows) + ":" + std::to_string(unique) + ":" + std::to_string(key_columns);
+  for (Aggregation op : ops) key += std::string(":") + reference::to_string(op);
   return ctx.cached<ReportDataset>(key, [&] {
     ctx.drop_cached("data:");
     return make_dataset(rows, unique, key_columns, ops, ctx.seed(), ctx.stream());

@@ -21,6 +21,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -117,8 +118,9 @@ struct Metric {
 /// follows the suite's rules, and where to put results and the verdict.
 class PointContext {
  public:
+  /// `used` (optional) collects the keys of the cached values this point asked for.
   PointContext(const Point& point, const RunOptions& options, cudaStream_t stream,
-               std::map<std::string, std::any>& cache);
+               std::map<std::string, std::any>& cache, std::set<std::string>* used = nullptr);
 
   const Point& point() const { return point_; }
   const RunOptions& options() const { return options_; }
@@ -153,10 +155,15 @@ class PointContext {
   /// A note for the result row (e.g. "verified on a 1M-row sample").
   void note(const std::string& text);
 
-  /// A value shared by the points of one experiment run (inputs, reference results), built once
-  /// by `make` and dropped when the experiment ends. Keys name what the value depends on.
+  /// A value shared by the points that need it (inputs and their reference answers), built once by
+  /// `make`. It outlives its experiment when the next experiment of the module uses it too (the
+  /// runner keeps what the last experiment used and drops the rest), and it is dropped when the run
+  /// moves on to another module, or when a point runs out of device memory while values are held
+  /// (the point then runs again without them). So a key must name everything the value depends on
+  /// (the generator's spec, n, the seed when it varies, what the answer is of).
   template <class T, class Make>
   T& cached(const std::string& key, Make&& make) {
+    if (used_ != nullptr) used_->insert(key);
     auto it = cache_.find(key);
     if (it == cache_.end()) {
       const auto start = std::chrono::steady_clock::now();
@@ -192,6 +199,7 @@ class PointContext {
   const RunOptions& options_;
   cudaStream_t stream_;
   std::map<std::string, std::any>& cache_;
+  std::set<std::string>* used_;
   std::vector<Metric> metrics_;
   int verify_calls_ = 0;
   bool all_ok_ = true;
