@@ -7,9 +7,9 @@
 #include <atomic>
 #include <memory>
 #include <string>
-#include <thread>
 #include <vector>
 
+#include "hashlab/common/threads.hpp"
 #include "hashlab/hashgraph/hashgraph.hpp"
 
 namespace hashlab::hashgraph {
@@ -58,8 +58,8 @@ std::string check_against_input(const HostGraph& graph, const std::vector<std::u
     if (graph.offsets[v + 1] < graph.offsets[v]) return "offsets decrease at vertex " + std::to_string(v);
 
   const auto seen = std::make_unique<std::atomic<std::uint64_t>[]>((n + 63) / 64);  // value-initialised: zero
-  const unsigned threads = static_cast<unsigned>(std::clamp<std::uint64_t>(
-      n / kEntriesPerThread, 1, std::min(kMaxThreads, std::max(1u, std::thread::hardware_concurrency()))));
+  const unsigned threads =
+      static_cast<unsigned>(std::clamp<std::uint64_t>(n / kEntriesPerThread, 1, std::min(kMaxThreads, cpu::default_threads())));
   // Thread t checks the vertices whose lists start in entries [t n / threads, (t + 1) n / threads).
   std::vector<std::uint32_t> bounds(threads + 1, graph.range);
   bounds[0] = 0;
@@ -67,11 +67,7 @@ std::string check_against_input(const HostGraph& graph, const std::vector<std::u
     bounds[t] = static_cast<std::uint32_t>(
         std::lower_bound(graph.offsets.begin(), graph.offsets.end() - 1, n * t / threads) - graph.offsets.begin());
   std::vector<std::string> problems(threads);
-  std::vector<std::thread> workers;
-  for (unsigned t = 1; t < threads; ++t)
-    workers.emplace_back([&, t] { problems[t] = check_vertices(graph, keys, bounds[t], bounds[t + 1], seen.get()); });
-  problems[0] = check_vertices(graph, keys, bounds[0], bounds[1], seen.get());
-  for (auto& w : workers) w.join();
+  cpu::run_threads(threads, [&](unsigned t) { problems[t] = check_vertices(graph, keys, bounds[t], bounds[t + 1], seen.get()); });
   for (const auto& problem : problems)
     if (!problem.empty()) return problem;
   // n entries, each row at most once: every row appears exactly once.
