@@ -309,6 +309,61 @@ GroupByResult groupby(const std::vector<std::uint32_t>& keys, const std::vector<
   return groupby_columns(KeyColumns{{keys.data()}}, keys.size(), std::vector<const V*>{values.data()}, {op});
 }
 
+template <class V>
+GroupByResult sorted_groupby(const std::vector<std::uint32_t>& keys, const std::vector<V>& values, Aggregation op,
+                             unsigned threads) {
+  const std::size_t n = keys.size();
+  if (values.size() != n)
+    throw std::invalid_argument("sorted_groupby: " + std::to_string(n) + " keys but " + std::to_string(values.size()) +
+                                " values");
+  if (n > std::numeric_limits<std::uint32_t>::max())
+    throw std::invalid_argument("sorted_groupby: " + std::to_string(n) + " rows; at most 2^32 - 1");
+  if (threads == 0) threads = cpu::threads_for_items(n);
+  // (key, row) words in key order; the sort is stable, so each key's rows stay in input order.
+  std::vector<std::uint64_t> sorted(n);
+  cpu::run_threads(threads, [&](unsigned t) {
+    for (std::size_t i = cpu::chunk_begin(t, threads, n); i < cpu::chunk_begin(t + 1, threads, n); ++i)
+      sorted[i] = std::uint64_t{keys[i]} << 32 | i;
+  });
+  cpu::radix_sort(sorted, [](std::uint64_t word) { return static_cast<std::uint32_t>(word >> 32); }, threads);
+  // Thread t folds the groups that start in its chunk of the sorted rows, each with the
+  // reference's accumulator in input order; the parts concatenate in key order.
+  auto key_at = [&](std::size_t i) { return static_cast<std::uint32_t>(sorted[i] >> 32); };
+  auto group_start = [&](std::size_t i) {  // the first row at or after i that starts a group
+    while (i > 0 && i < n && key_at(i) == key_at(i - 1)) ++i;
+    return i;
+  };
+  std::vector<GroupByResult> parts(threads);
+  cpu::run_threads(threads, [&](unsigned t) {
+    const std::size_t begin = group_start(cpu::chunk_begin(t, threads, n));
+    const std::size_t end = group_start(cpu::chunk_begin(t + 1, threads, n));
+    std::vector<std::uint32_t> part_keys;
+    std::vector<std::int64_t> rows_of_group;
+    Accumulator<V> acc(op);
+    for (std::size_t i = begin; i < end; ++i) {
+      const V v = values[static_cast<std::uint32_t>(sorted[i])];
+      if (i == begin || key_at(i) != key_at(i - 1)) {
+        part_keys.push_back(key_at(i));
+        rows_of_group.push_back(1);
+        acc.add_group(v);
+      } else {
+        ++rows_of_group.back();
+        acc.update(rows_of_group.size() - 1, v);
+      }
+    }
+    parts[t].keys.push_back(std::move(part_keys));
+    parts[t].aggregates.push_back(acc.finish(rows_of_group));
+  });
+  GroupByResult result = std::move(parts[0]);
+  for (unsigned t = 1; t < threads; ++t) {
+    auto append = [](auto& to, const auto& from) { to.insert(to.end(), from.begin(), from.end()); };
+    append(result.keys[0], parts[t].keys[0]);
+    append(result.aggregates[0].exact, parts[t].aggregates[0].exact);
+    append(result.aggregates[0].real, parts[t].aggregates[0].real);
+  }
+  return result;
+}
+
 std::string compare(const GroupByResult& expected_in, const GroupByResult& actual_in, double rel_tol) {
   // Each side in key order: itself when it is already (a reference usually is), else a sorted copy.
   std::optional<GroupByResult> sorted_expected, sorted_actual;
@@ -415,5 +470,16 @@ template GroupByResult groupby<std::int64_t>(const std::vector<std::uint32_t>&, 
                                              Aggregation);
 template GroupByResult groupby<float>(const std::vector<std::uint32_t>&, const std::vector<float>&, Aggregation);
 template GroupByResult groupby<double>(const std::vector<std::uint32_t>&, const std::vector<double>&, Aggregation);
+
+template GroupByResult sorted_groupby<std::int32_t>(const std::vector<std::uint32_t>&, const std::vector<std::int32_t>&,
+                                                   Aggregation, unsigned);
+template GroupByResult sorted_groupby<std::uint32_t>(const std::vector<std::uint32_t>&,
+                                                    const std::vector<std::uint32_t>&, Aggregation, unsigned);
+template GroupByResult sorted_groupby<std::int64_t>(const std::vector<std::uint32_t>&, const std::vector<std::int64_t>&,
+                                                   Aggregation, unsigned);
+template GroupByResult sorted_groupby<float>(const std::vector<std::uint32_t>&, const std::vector<float>&, Aggregation,
+                                             unsigned);
+template GroupByResult sorted_groupby<double>(const std::vector<std::uint32_t>&, const std::vector<double>&,
+                                              Aggregation, unsigned);
 
 }  // namespace hashlab::reference

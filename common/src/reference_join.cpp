@@ -62,6 +62,31 @@ std::uint64_t inner_join_count(const std::vector<std::uint32_t>& r, const std::v
   return count;
 }
 
+std::uint64_t sorted_join_count(const std::vector<std::uint32_t>& r, const std::vector<std::uint32_t>& s,
+                                unsigned threads) {
+  auto sorted_copy = [threads](std::vector<std::uint32_t> keys) {
+    cpu::radix_sort(keys, [](std::uint32_t key) { return key; }, threads);
+    return keys;
+  };
+  const std::vector<std::uint32_t> a = sorted_copy(r), b = sorted_copy(s);
+  // A merge of the two sorted columns: each key contributes (its rows in r) x (its rows in s).
+  std::uint64_t count = 0;
+  for (std::size_t i = 0, j = 0; i < a.size() && j < b.size();) {
+    if (a[i] < b[j]) {
+      ++i;
+    } else if (b[j] < a[i]) {
+      ++j;
+    } else {
+      const std::uint32_t key = a[i];
+      std::uint64_t in_r = 0, in_s = 0;
+      for (; i < a.size() && a[i] == key; ++i) ++in_r;
+      for (; j < b.size() && b[j] == key; ++j) ++in_s;
+      count += in_r * in_s;
+    }
+  }
+  return count;
+}
+
 std::vector<JoinPair> inner_join(const std::vector<std::uint32_t>& r, const std::vector<std::uint32_t>& s) {
   check_indexable(r, "R");
   check_indexable(s, "S");

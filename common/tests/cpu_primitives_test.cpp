@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
+#include <type_traits>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -11,6 +14,7 @@
 #include "hashlab/common/radix_sort.hpp"
 #include "hashlab/common/threads.hpp"
 #include "hashlab/reference/groupby.hpp"
+#include "hashlab/reference/join.hpp"
 #include "hashlab/testing/gpu_test.hpp"
 
 namespace hashlab {
@@ -107,6 +111,76 @@ TEST(GroupByCheck, ARepeatedGroupIsNotEqualToTheReference) {
   actual.keys[0][5] = actual.keys[0][6];  // one group twice, one missing
   actual.aggregates[0].exact[5] = actual.aggregates[0].exact[6];
   EXPECT_NE(reference::compare(expected, actual), "");
+}
+
+// The sort-based group-by, the checks' answer for large inputs, equals the reference bit for bit
+// for every value type and aggregation, with groups that straddle the threads' parts.
+template <class V>
+void expect_sorted_groupby_equals_reference(std::uint32_t key_range, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const std::size_t n = 100003;
+  std::vector<std::uint32_t> keys(n);
+  std::vector<V> values(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    keys[i] = static_cast<std::uint32_t>(rng() % key_range);
+    if constexpr (std::is_floating_point_v<V>)
+      values[i] = i % 997 == 0 ? std::numeric_limits<V>::quiet_NaN() : static_cast<V>(rng() % 100000) / V(7);
+    else
+      values[i] = static_cast<V>(static_cast<std::int64_t>(rng() % 2000001) - 1000000);
+  }
+  for (auto op : {reference::Aggregation::kSum, reference::Aggregation::kMin, reference::Aggregation::kMax,
+                  reference::Aggregation::kCount, reference::Aggregation::kMean}) {
+    const auto expected = reference::groupby(keys, values, op);
+    for (unsigned threads : {1u, 5u, 16u}) {
+      const auto got = reference::sorted_groupby(keys, values, op, threads);
+      EXPECT_EQ(got.keys, expected.keys) << reference::to_string(op) << ", " << threads << " threads";
+      EXPECT_EQ(got.aggregates[0].exact, expected.aggregates[0].exact) << reference::to_string(op);
+      ASSERT_EQ(got.aggregates[0].real.size(), expected.aggregates[0].real.size());
+      for (std::size_t g = 0; g < expected.aggregates[0].real.size(); ++g) {  // bit for bit, NaN included
+        const double e = expected.aggregates[0].real[g], a = got.aggregates[0].real[g];
+        ASSERT_TRUE(e == a || (std::isnan(e) && std::isnan(a))) << reference::to_string(op) << " group " << g;
+      }
+    }
+  }
+}
+
+TEST(SortedGroupBy, EqualsTheReferenceForEveryTypeAndAggregation) {
+  const std::uint64_t seed = testing::test_seed();
+  HASHLAB_TRACE_SEED(seed);
+  for (std::uint32_t range : {1u, 3u, 5000u, 0xffffffffu}) {  // one group, huge groups, many, nearly unique
+    expect_sorted_groupby_equals_reference<std::int32_t>(range, seed);
+    expect_sorted_groupby_equals_reference<std::uint32_t>(range, seed + 1);
+    expect_sorted_groupby_equals_reference<std::int64_t>(range, seed + 2);
+    expect_sorted_groupby_equals_reference<float>(range, seed + 3);
+    expect_sorted_groupby_equals_reference<double>(range, seed + 4);
+  }
+}
+
+TEST(SortedGroupBy, EmptyInputAndMismatchedLengths) {
+  const auto empty = reference::sorted_groupby(std::vector<std::uint32_t>{}, std::vector<std::int32_t>{},
+                                               reference::Aggregation::kSum);
+  EXPECT_EQ(empty.groups(), 0u);
+  EXPECT_EQ(reference::compare(reference::groupby(std::vector<std::uint32_t>{}, std::vector<std::int32_t>{},
+                                                  reference::Aggregation::kSum),
+                               empty),
+            "");
+  EXPECT_THROW(reference::sorted_groupby(std::vector<std::uint32_t>{1, 2}, std::vector<std::int32_t>{1},
+                                         reference::Aggregation::kSum),
+               std::invalid_argument);
+}
+
+TEST(SortedJoinCount, EqualsTheReferenceWithRepeatedKeysOnBothSides) {
+  const std::uint64_t seed = testing::test_seed();
+  HASHLAB_TRACE_SEED(seed);
+  std::mt19937_64 rng(seed);
+  for (std::uint32_t range : {1u, 50u, 100000u, 0xffffffffu}) {
+    std::vector<std::uint32_t> r(150001), s(90007);
+    for (auto& k : r) k = static_cast<std::uint32_t>(rng() % range);
+    for (auto& k : s) k = static_cast<std::uint32_t>(rng() % range);
+    for (unsigned threads : {1u, 7u})
+      EXPECT_EQ(reference::sorted_join_count(r, s, threads), reference::inner_join_count(r, s)) << range;
+  }
+  EXPECT_EQ(reference::sorted_join_count({}, {1, 2}), 0u);
 }
 
 }  // namespace

@@ -9,24 +9,17 @@ namespace hashlab::ega::experiments {
 
 reference::GroupByResult oracle(const std::vector<std::uint32_t>& keys, const std::vector<std::uint32_t>& values) {
   if (keys.size() <= cpu::kOracleReferenceRows) return reference::groupby(keys, values, kOp);
-  return cpu::parallel_groupby(keys, values, kOp);
+  return reference::sorted_groupby(keys, values, kOp);
 }
 
 void note_oracle(PointContext& ctx, std::size_t rows) {
-  if (rows > cpu::kOracleReferenceRows) ctx.note("oracle: the multi-threaded CPU group-by (tested equal to the reference)");
+  if (rows > cpu::kOracleReferenceRows)
+    ctx.note("oracle: the sort-based multi-threaded group-by (reference::sorted_groupby, equal to the reference)");
 }
 
 void verify_groups(PointContext& ctx, const reference::GroupByResult& expected, const reference::GroupByResult& got) {
   const std::string diff = reference::compare(expected, got);
   ctx.verify(diff.empty(), diff);
-}
-
-void verify_cpu_groupby(PointContext& ctx, const std::vector<std::uint32_t>& keys,
-                        const std::vector<std::uint32_t>& values, const reference::GroupByResult& expected,
-                        const reference::GroupByResult& got) {
-  if (keys.size() <= cpu::kOracleReferenceRows) return verify_groups(ctx, expected, got);
-  ctx.note("checked against the single-threaded reference (this group-by is the input's oracle)");
-  verify_groups(ctx, reference::groupby(keys, values, kOp), got);
 }
 
 }  // namespace hashlab::ega::experiments

@@ -15,10 +15,12 @@
 
 namespace hashlab::cpu {
 
-/// Above this many input rows the experiments' checks take their answer from these baselines,
-/// which the tests hold equal to the single-threaded references (common/tests,
-/// papers/pkpk_join/tests), and each such point's note says so: the references run on one core and
-/// took seconds of every large point's wall time. One threshold for every module.
+/// Above this many input rows the experiments' checks take their answer from a multi-threaded
+/// computation, and each such point's note says which: the sort-based reference::sorted_groupby and
+/// reference::sorted_join_count (independent of every hash-based algorithm), or for pk-pk joins the
+/// CPU join of papers/pkpk_join (tested equal to the reference; its own points are then checked
+/// against the reference). The single-threaded references took seconds of every large point's
+/// wall time. One threshold for every module.
 constexpr std::uint64_t kOracleReferenceRows = std::uint64_t{1} << 20;
 
 /// Group-by of one key column and one value column with one aggregation, on `threads` threads

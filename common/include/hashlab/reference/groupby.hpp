@@ -50,8 +50,18 @@ GroupByResult groupby(const std::vector<std::vector<std::uint32_t>>& key_columns
 template <class V>
 GroupByResult groupby(const std::vector<std::uint32_t>& keys, const std::vector<V>& values, Aggregation op);
 
-/// Compares two results group by group (both are sorted first, on copies). Returns "" when they
-/// agree (real aggregates within relative tolerance `rel_tol`), else the first difference.
+/// The same group-by of one key column, computed another way on `threads` threads (0: one per
+/// 64Ki rows, at most all cores): a stable parallel radix sort of (key, row), then each thread folds
+/// the groups of its part of the sorted rows in input order with the same accumulators. Equal to
+/// groupby() bit for bit, and independent of every hash-based group-by of the suite (the GPU ones
+/// and the multi-threaded CPU baseline): the checks' answer for large inputs.
+template <class V>
+GroupByResult sorted_groupby(const std::vector<std::uint32_t>& keys, const std::vector<V>& values, Aggregation op,
+                             unsigned threads = 0);
+
+/// Compares two results group by group (a side out of key order is sorted first, on a copy).
+/// Returns "" when they agree (real aggregates within relative tolerance `rel_tol`), else the first
+/// difference.
 std::string compare(const GroupByResult& expected, const GroupByResult& actual, double rel_tol = 1e-9);
 
 }  // namespace hashlab::reference

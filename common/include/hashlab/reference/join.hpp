@@ -21,6 +21,12 @@ struct JoinPair {
 /// Number of (i, j) with r[i] == s[j] (keys may repeat on both sides).
 std::uint64_t inner_join_count(const std::vector<std::uint32_t>& r, const std::vector<std::uint32_t>& s);
 
+/// The same count computed another way: both columns radix-sorted on `threads` threads (0: one per
+/// 64Ki keys, at most all cores), then merged. Independent of every hash join of the suite: the
+/// checks' answer for large inputs.
+std::uint64_t sorted_join_count(const std::vector<std::uint32_t>& r, const std::vector<std::uint32_t>& s,
+                                unsigned threads = 0);
+
 /// Every (i, j) with r[i] == s[j], sorted by (r_index, s_index).
 std::vector<JoinPair> inner_join(const std::vector<std::uint32_t>& r, const std::vector<std::uint32_t>& s);
 
