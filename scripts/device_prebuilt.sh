@@ -5,8 +5,10 @@
 #   scripts/device_prebuilt.sh tests                     every test binary (the Large suites first, alone)
 #   scripts/device_prebuilt.sh probe                     hashlab probe into $OUT/results (device.json)
 #   scripts/device_prebuilt.sh run <paper> [exp...]      hashlab run ... --quick into $OUT/results
+#                                                        (PROFILE=--full in the environment: the papers' sizes)
 #   scripts/device_prebuilt.sh sanitize <tool> <bin> [gtest filter]
 #   scripts/device_prebuilt.sh mutants                   .devbin/mutants/*.bin must fail their tests
+#   scripts/device_prebuilt.sh pack                      $OUT's files into one $OUT/out.tgz (run last)
 #   scripts/device_prebuilt.sh owndata                   the own-data commands at 2M rows (and MP-EGA
 #                                                        on 60M rows, 480 MB, in a 128 MiB budget), --verify
 # Logs go to $OUT (or build/prebuilt). The binaries unpack into build/prebuilt/.
@@ -41,7 +43,7 @@ case "$what" in
     mkdir -p "$OUT/results"
     [ -f "$OUT/results/device.json" ] || cp results/reference/h100_80gb_hbm3/device.json "$OUT/results/" 2>/dev/null
     t0=$(date +%s)
-    "$B/hashlab" run "$@" --quick --out "$OUT/results" > "$OUT/run_$1.log" 2>&1
+    "$B/hashlab" run "$@" "${PROFILE:---quick}" --out "$OUT/results" > "$OUT/run_$1.log" 2>&1
     rc=$?
     echo "run $* rc=$rc in $(( $(date +%s) - t0 )) s: $(grep -E '^[0-9]+ points,' "$OUT/run_$1.log")"
     grep -E '^(FAILED|SKIPPED) ' "$OUT/run_$1.log" | head -20 ;;
@@ -100,5 +102,9 @@ PY
     "$H" groupby --algo mp_ega --keys $d/bk.npy --values $d/bv.npy --agg sum --gpu-memory-budget 128MiB --reps 1 --warmup 0 --verify >> "$log" 2>&1; echo "rc=$?" >> "$log"
     rm -rf "$d"
     grep -c "verify: ok" "$log" | sed 's/^/verified commands: /'; grep -E "^rc=[^0]|FAILED|error" "$log" | head ;;
-  *) echo "usage: $0 tests | probe | run <paper> [exp...] | sanitize <tool> <binary> [filter] | mutants | owndata"; exit 2 ;;
+  pack)  # everything under $OUT into one $OUT/out.tgz: a call brings back only a few files
+    [ "$OUT" = "$B" ] && { echo "pack: set OUT (the device's output folder), not the binaries' folder"; exit 2; }
+    tar czf /tmp/out.tgz -C "$OUT" . && rm -rf "${OUT:?}"/* && mv /tmp/out.tgz "$OUT/out.tgz"
+    echo "packed: $(tar tzf "$OUT/out.tgz" | wc -l) entries in $OUT/out.tgz" ;;
+  *) echo "usage: $0 tests | probe | run <paper> [exp...] | sanitize <tool> <binary> [filter] | mutants | owndata | pack"; exit 2 ;;
 esac
