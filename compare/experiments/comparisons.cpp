@@ -179,13 +179,7 @@ JoinInput& join_input(PointContext& ctx, const gen::PkPkSpec& spec) {
     gen::generate_values<std::uint32_t>(ctx.seed() + 2, 0, kMaxTableValue, in.s_values.data(), spec.s_rows, st);
     const auto r_keys = in.r_keys.to_host(st), s_keys = in.s_keys.to_host(st);
     const auto r_values = in.r_values.to_host(st), s_values = in.s_values.to_host(st);
-    if (std::max(spec.r_rows, spec.s_rows) <= cpu::kOracleReferenceRows) {
-      in.expected = pkpk::reference_join(r_keys, r_values, s_keys, s_values);
-    } else {
-      in.expected = pkpk::cpu_join(r_keys, r_values, s_keys, s_values);
-      cpu::radix_sort(in.expected, [](const pkpk::JoinedRow& row) { return row.key; });
-      in.oracle_note = "oracle: the multi-threaded CPU join (tested equal to the reference)";
-    }
+    in.expected = pkpk::oracle_join(r_keys, r_values, s_keys, s_values, &in.oracle_note);
     return in;
   });
 }

@@ -18,7 +18,6 @@
 
 #include "hashlab/common/generator.hpp"
 #include "hashlab/common/memory.hpp"
-#include "hashlab/common/radix_sort.hpp"
 #include "hashlab/compare/tpch.hpp"
 #include "hashlab/harness/experiment.hpp"
 #include "hashlab/owndata/groupby.hpp"
@@ -39,7 +38,6 @@ constexpr const char* kGroupByOracle = "oracle: the multi-threaded CPU group-by 
                                        "to the reference)";
 constexpr const char* kAgainstReference =
     "checked against the single-threaded reference (this variant's algorithm is the input's oracle)";
-constexpr const char* kJoinOracle = "oracle: the multi-threaded CPU join (pkpk::cpu_join, tested equal to the reference)";
 
 // ---- the data and each query's input -------------------------------------------------------------
 
@@ -120,14 +118,9 @@ JoinCase& join_case(PointContext& ctx, const tpch::Data& data, const std::string
     c.input.s = {{"l_orderkey", data.path("l_orderkey") + " (grouped)", std::move(s.keys)},
                  {"sum_l_quantity", data.path("l_quantity") + " (summed by l_orderkey)", std::move(s.sums)}};
     std::string oracle;
-    if (std::max(c.input.r.keys.data.size(), c.input.s.keys.data.size()) <= cpu::kOracleReferenceRows) {
-      c.expected = owndata::reference_join(c.input);
-    } else {
-      c.expected = pkpk::cpu_join(c.input.r.keys.data, c.input.r.values.data, c.input.s.keys.data, c.input.s.values.data);
-      cpu::radix_sort(c.expected, [](const pkpk::JoinedRow& row) { return row.key; });
-      c.oracle_is_cpu = true;
-      oracle = kJoinOracle;
-    }
+    c.expected = pkpk::oracle_join(c.input.r.keys.data, c.input.r.values.data, c.input.s.keys.data,
+                                   c.input.s.values.data, &oracle);
+    c.oracle_is_cpu = !oracle.empty();
     c.note = tpch::describe(p, sf, c.input.s.keys.data.size()) + (oracle.empty() ? "" : "; " + oracle);
     return c;
   });

@@ -2,7 +2,6 @@
 #include "inputs.cuh"
 
 #include "hashlab/common/radix_sort.hpp"
-#include "hashlab/reference/cpu_baselines.hpp"
 
 namespace hashlab::pkpk::experiments {
 
@@ -34,14 +33,7 @@ Input& input_for(PointContext& ctx, const gen::PkPkSpec& spec) {
     in.host_s_keys = in.s_keys.to_host(st);
     in.host_r_values = in.r_values.to_host(st);
     in.host_s_values = in.s_values.to_host(st);
-    if (std::max(spec.r_rows, spec.s_rows) <= cpu::kOracleReferenceRows) {
-      in.expected = reference_join(in.host_r_keys, in.host_r_values, in.host_s_keys, in.host_s_values);
-      in.oracle = "";
-    } else {
-      in.expected = cpu_join(in.host_r_keys, in.host_r_values, in.host_s_keys, in.host_s_values);
-      sort_by_key(in.expected);
-      in.oracle = "oracle: multi-threaded CPU join (tested equal to the reference)";
-    }
+    in.expected = oracle_join(in.host_r_keys, in.host_r_values, in.host_s_keys, in.host_s_values, &in.oracle);
     return in;
   });
 }

@@ -7,6 +7,7 @@
 #include "detail.cuh"
 #include "hashlab/common/launch.cuh"
 #include "hashlab/common/primitives.hpp"
+#include "hashlab/common/radix_sort.hpp"
 #include "hashlab/reference/cpu_baselines.hpp"
 #include "hashlab/reference/join.hpp"
 
@@ -124,6 +125,17 @@ std::vector<JoinedRow> cpu_join(const std::vector<std::uint32_t>& r_keys, const 
   std::vector<JoinedRow> rows(pairs.size());
   for (std::size_t i = 0; i < pairs.size(); ++i)
     rows[i] = {r_keys[pairs[i].r_index], r_values[pairs[i].r_index], s_values[pairs[i].s_index]};
+  return rows;
+}
+
+std::vector<JoinedRow> oracle_join(const std::vector<std::uint32_t>& r_keys, const std::vector<std::uint32_t>& r_values,
+                                   const std::vector<std::uint32_t>& s_keys, const std::vector<std::uint32_t>& s_values,
+                                   std::string* note) {
+  const bool small = std::max(r_keys.size(), s_keys.size()) <= cpu::kOracleReferenceRows;
+  if (note != nullptr) *note = small ? "" : "oracle: the multi-threaded CPU join (tested equal to the reference)";
+  if (small) return reference_join(r_keys, r_values, s_keys, s_values);
+  std::vector<JoinedRow> rows = cpu_join(r_keys, r_values, s_keys, s_values);
+  cpu::radix_sort(rows, [](const JoinedRow& row) { return row.key; });
   return rows;
 }
 

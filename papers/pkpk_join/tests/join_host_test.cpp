@@ -10,6 +10,7 @@
 
 #include "hashlab/common/generator.hpp"
 #include "hashlab/pkpk_join/pkpk_join.hpp"
+#include "hashlab/reference/cpu_baselines.hpp"
 #include "hashlab/testing/gpu_test.hpp"
 
 namespace hashlab::pkpk {
@@ -150,6 +151,23 @@ TEST(PkPkHostJoins, ParallelCpuJoinMatchesTheReference) {
   auto got = cpu_join(r, rv, s, sv, 2);
   std::sort(got.begin(), got.end());
   EXPECT_EQ(got, want);
+}
+
+// The checks' answer: the reference up to 2^20 rows per table, the parallel join (sorted, with a
+// note saying so) above; equal either way.
+TEST(PkPkHostJoins, OracleJoinIsTheReferenceBelowTheThresholdAndEqualToItAbove) {
+  const std::uint64_t seed = testing::test_seed();
+  HASHLAB_TRACE_SEED(seed);
+  for (std::uint64_t rows : {std::uint64_t{5000}, cpu::kOracleReferenceRows + 1000}) {
+    std::vector<std::uint32_t> r, s;
+    gen::generate_pkpk_host({rows, rows, 4 * rows, 0.5}, seed, r, s);
+    const auto rv = gen::generate_values_host<std::uint32_t>(seed, 0, 1000000, r.size());
+    const auto sv = gen::generate_values_host<std::uint32_t>(seed + 1, 0, 1000000, s.size());
+    std::string note = "stale";
+    const auto got = oracle_join(r, rv, s, sv, &note);
+    EXPECT_EQ(got, reference_join(r, rv, s, sv)) << rows << " rows";
+    EXPECT_EQ(note.empty(), rows <= cpu::kOracleReferenceRows) << note;
+  }
 }
 
 TEST(PkPkHostJoins, ReferenceRejectsARepeatedKey) {

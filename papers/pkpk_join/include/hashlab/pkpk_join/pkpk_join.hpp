@@ -203,4 +203,11 @@ std::vector<JoinedRow> cpu_join(const std::vector<std::uint32_t>& r_keys, const 
                                 const std::vector<std::uint32_t>& s_keys, const std::vector<std::uint32_t>& s_values,
                                 unsigned threads = 0);
 
+/// The checks' answer for two tables, sorted by key: reference_join up to cpu::kOracleReferenceRows
+/// rows per table, cpu_join above (tested equal to it); `note` (optional) then says so, and is
+/// emptied otherwise.
+std::vector<JoinedRow> oracle_join(const std::vector<std::uint32_t>& r_keys, const std::vector<std::uint32_t>& r_values,
+                                   const std::vector<std::uint32_t>& s_keys, const std::vector<std::uint32_t>& s_values,
+                                   std::string* note = nullptr);
+
 }  // namespace hashlab::pkpk
