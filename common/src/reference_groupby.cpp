@@ -232,15 +232,9 @@ void GroupByResult::sort_by_key() {
     // the key; the sort is stable, so equal keys stay in group order.
     std::vector<std::uint64_t> packed(n);
     const std::uint32_t* column = keys[0].data();
-    cpu::run_threads(threads, [&](unsigned t) {
-      for (std::size_t g = cpu::chunk_begin(t, threads, n); g < cpu::chunk_begin(t + 1, threads, n); ++g)
-        packed[g] = std::uint64_t{column[g]} << 32 | g;
-    });
+    cpu::parallel_for(n, threads, [&](std::size_t g) { packed[g] = std::uint64_t{column[g]} << 32 | g; });
     cpu::radix_sort(packed, [](std::uint64_t word) { return static_cast<std::uint32_t>(word >> 32); }, threads);
-    cpu::run_threads(threads, [&](unsigned t) {
-      for (std::size_t g = cpu::chunk_begin(t, threads, n); g < cpu::chunk_begin(t + 1, threads, n); ++g)
-        order[g] = static_cast<std::uint32_t>(packed[g]);
-    });
+    cpu::parallel_for(n, threads, [&](std::size_t g) { order[g] = static_cast<std::uint32_t>(packed[g]); });
   } else {
     std::iota(order.begin(), order.end(), std::size_t{0});
     std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
@@ -252,10 +246,7 @@ void GroupByResult::sort_by_key() {
   auto permute = [&](auto& column) {
     if (column.size() != n) return;  // a malformed column is left for compare() to report
     auto copy = column;
-    cpu::run_threads(threads, [&](unsigned t) {
-      for (std::size_t g = cpu::chunk_begin(t, threads, n); g < cpu::chunk_begin(t + 1, threads, n); ++g)
-        column[g] = copy[order[g]];
-    });
+    cpu::parallel_for(n, threads, [&](std::size_t g) { column[g] = copy[order[g]]; });
   };
   for (auto& column : keys) permute(column);
   for (auto& a : aggregates) {
@@ -321,10 +312,7 @@ GroupByResult sorted_groupby(const std::vector<std::uint32_t>& keys, const std::
   if (threads == 0) threads = cpu::threads_for_items(n);
   // (key, row) words in key order; the sort is stable, so each key's rows stay in input order.
   std::vector<std::uint64_t> sorted(n);
-  cpu::run_threads(threads, [&](unsigned t) {
-    for (std::size_t i = cpu::chunk_begin(t, threads, n); i < cpu::chunk_begin(t + 1, threads, n); ++i)
-      sorted[i] = std::uint64_t{keys[i]} << 32 | i;
-  });
+  cpu::parallel_for(n, threads, [&](std::size_t i) { sorted[i] = std::uint64_t{keys[i]} << 32 | i; });
   cpu::radix_sort(sorted, [](std::uint64_t word) { return static_cast<std::uint32_t>(word >> 32); }, threads);
   // Thread t folds the groups that start in its chunk of the sorted rows, each with the
   // reference's accumulator in input order; the parts concatenate in key order.

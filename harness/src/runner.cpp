@@ -273,6 +273,8 @@ RunSummary run_experiments(const std::vector<const Experiment*>& experiments, co
                  (need->scaled ? ", scaled to this size" : "") + "), " + format_bytes(available) +
                  (options.memory_limit_bytes ? " allowed by --memory-limit" : " available");
       }
+      // Runs the point once, and once more without the cached values if it ran out of device memory
+      // while they were held.
       for (bool retried = false; skip.empty();) {
         try {
           std::optional<DevicePeakScope> scope;

@@ -19,9 +19,7 @@ namespace hashlab::cpu {
 /// Copies items [0, n) of `from` to `to` on `threads` threads.
 template <class T>
 void parallel_copy(const T* from, T* to, std::size_t n, unsigned threads) {
-  run_threads(threads, [&](unsigned t) {
-    std::copy(from + chunk_begin(t, threads, n), from + chunk_begin(t + 1, threads, n), to + chunk_begin(t, threads, n));
-  });
+  parallel_for(n, threads, [&](std::size_t i) { to[i] = from[i]; });
 }
 
 /// Sorts `items` by key_of(item) (a std::uint32_t), stably: four 8-bit passes, each the parallel

@@ -52,6 +52,14 @@ inline std::size_t chunk_begin(unsigned t, unsigned threads, std::size_t n) {
   return n / threads * t + n % threads * t / threads;
 }
 
+/// fn(i) for every i in [0, n) on `threads` threads, thread t taking [chunk_begin(t), chunk_begin(t + 1)).
+template <class Fn>
+void parallel_for(std::size_t n, unsigned threads, Fn&& fn) {
+  run_threads(threads, [&](unsigned t) {
+    for (std::size_t i = chunk_begin(t, threads, n), end = chunk_begin(t + 1, threads, n); i < end; ++i) fn(i);
+  });
+}
+
 /// Threads worth using for a pass over n items: one per 64Ki items, at most default_threads()
 /// (below that, starting threads costs more than it saves).
 inline unsigned threads_for_items(std::size_t n) {

@@ -168,7 +168,13 @@ class PointContext {
     if (it == cache_.end()) {
       const auto start = std::chrono::steady_clock::now();
       ++making_;
-      auto value = std::make_shared<T>(make());
+      std::shared_ptr<T> value;
+      try {
+        value = std::make_shared<T>(make());
+      } catch (...) {
+        --making_;
+        throw;
+      }
       if (--making_ == 0) input_seconds_ += seconds_since(start);
       it = cache_.emplace(key, std::move(value)).first;
     }
