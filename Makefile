@@ -14,7 +14,9 @@
 #   make clean              remove build/
 #
 # Variables: CUDA_ARCH (default: the present GPU's compute capability, else 90), BUILD_DIR,
-# JOBS, FULL=1, STRICT=1 (a point that does not fit this machine's memory fails the run), OUT (results directory, default results; set it on make's command line:
+# JOBS, FULL=1, STRICT=1 (a point that does not fit this machine's memory fails the run), RESUME=1
+# (keep the experiments an earlier run of the same revision and options finished in OUT: an
+# interrupted FULL run goes on where it stopped), OUT (results directory, default results; set it on make's command line:
 # `make reproduce-all OUT=dir`. An OUT in the environment is ignored, because the name is
 # common enough that a shell or a job runner may have set it for something else).
 
@@ -54,11 +56,11 @@ test: deps
 
 reproduce-all: deps
 	@$(MAKE) --no-print-directory build
-	STRICT=$(STRICT) scripts/reproduce.sh $(HASHLAB) $(OUT) all $(PROFILE)
+	STRICT=$(STRICT) RESUME=$(RESUME) scripts/reproduce.sh $(HASHLAB) $(OUT) all $(PROFILE)
 
 $(addprefix reproduce-,$(PAPERS)): reproduce-%: deps
 	@$(MAKE) --no-print-directory build
-	STRICT=$(STRICT) scripts/reproduce.sh $(HASHLAB) $(OUT) $* $(PROFILE)
+	STRICT=$(STRICT) RESUME=$(RESUME) scripts/reproduce.sh $(HASHLAB) $(OUT) $* $(PROFILE)
 
 plots:
 	$(PYTHON) plots/make_plots.py --results $(OUT)

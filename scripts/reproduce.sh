@@ -5,13 +5,15 @@
 # from a copy of the committed reference results (results/reference/<gpu>/) in OUT/from_reference/.
 # A point that does not fit this machine's memory (or lacks its data, e.g. TPC-H) is skipped, not
 # failed, with its reason; the skipped points are
-# listed at the end (STRICT=1 in the environment makes a skip fatal).
+# listed at the end (STRICT=1 in the environment makes a skip fatal; RESUME=1 keeps the experiments
+# an earlier run of the same revision and options finished in OUT).
 set -uo pipefail
 hashlab=$1 out=$2 target=$3 profile=$4
 paper_arg=()
 [ "$target" != all ] && paper_arg=(--paper "$target")
-strict=()
-[ -n "${STRICT:-}" ] && strict=(--strict)
+run_flags=()
+[ -n "${STRICT:-}" ] && run_flags+=(--strict)
+[ -n "${RESUME:-}" ] && run_flags+=(--resume)  # keep what an earlier run of the same settings finished
 status=0
 mkdir -p "$out"
 # compare/tpch reads TPC-H columns (scripts/tpch.py, tpchgen-cli from `make deps`): SF 1 quick,
@@ -23,7 +25,7 @@ if { [ "$target" = all ] || [ "$target" = compare ]; } && nvidia-smi -L >/dev/nu
     echo "reproduce: no TPC-H data at SF $sf (above): compare/tpch will be skipped"
 fi
 log="$out/run_$target.log"
-"$hashlab" run "$target" "$profile" "${strict[@]}" --out "$out" 2>&1 | tee "$log"
+"$hashlab" run "$target" "$profile" "${run_flags[@]}" --out "$out" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 
 if nvidia-smi -L >/dev/null 2>&1; then

@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <iterator>
+#include <map>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -107,6 +109,39 @@ struct PlannedExperiment {
   std::vector<Point> points;
 };
 
+// What makes two runs of an experiment the same run: the revision, the device, and every option
+// that changes its points or their timing. Written to each result's JSON; --resume compares it.
+std::string run_identity(const RunOptions& options, const std::string& device) {
+  std::ostringstream out;
+  out << "git=" << git_sha() << ";device=" << device << ";profile=" << (options.full() ? "full" : "quick")
+      << ";seed=" << options.seed << ";reps=" << options.effective_repetitions() << ";warmup=" << options.warmups
+      << ";n=";
+  for (std::size_t i = 0; i < options.sizes.size(); ++i) out << (i ? "," : "") << options.sizes[i];
+  for (const auto& [name, value] : options.module_options) out << ";" << name << "=" << value;  // a sorted map
+  return out.str();
+}
+
+// With --resume: the earlier result of `e` in out_dir when the same run wrote it (its JSON's
+// run_identity), as (finished, failed points, skipped points); nothing otherwise.
+struct KeptResult {
+  std::string finished;
+  int failed = 0;
+  int skipped = 0;
+};
+std::optional<KeptResult> kept_result(const RunOptions& options, const Experiment& e, const std::string& device) {
+  const auto dir = std::filesystem::path(options.out_dir) / e.paper;
+  if (!std::filesystem::exists(dir / (e.name + ".csv"))) return std::nullopt;
+  std::ifstream in(dir / (e.name + ".json"));
+  if (!in) return std::nullopt;
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::map<std::string, double> numbers;
+  std::map<std::string, std::string> strings;
+  read_flat_json(text, numbers, strings);
+  if (strings["run_identity"] != run_identity(options, device)) return std::nullopt;
+  return KeptResult{strings["finished"], static_cast<int>(numbers["failed_points"]),
+                    static_cast<int>(numbers["skipped_points"])};
+}
+
 // Writes one experiment's CSV and JSON. While the experiment runs, its rows go to
 // `<name>.csv.partial` (appended after every point, so a crash keeps what ran there); when it ends,
 // both files are renamed over the previous `<name>.csv` and `<name>.json`. A run that is
@@ -158,6 +193,7 @@ class ResultFile {
     json.field("seed", static_cast<unsigned long long>(options.seed));
     json.field("repetitions", options.effective_repetitions());
     json.field("warmups", options.warmups);
+    json.field("run_identity", run_identity(options, device_));
     json.raw("device", device_json(device_));
     json.raw("hardware_limits", limits_json(options));
     json.field("git_sha", git_sha());
@@ -247,6 +283,20 @@ RunSummary run_experiments(const std::vector<const Experiment*>& experiments, co
     if (options.gpu) trim_device_pool();
   };
   for (const auto& [e, points] : plan) {
+    if (options.resume) {
+      if (const auto kept = kept_result(options, *e, device)) {
+        std::cout << "== " << e->paper << "/" << e->name << ": kept (--resume): the same run finished it at "
+                  << kept->finished << ", " << kept->failed << " failed and " << kept->skipped << " skipped points\n";
+        ++summary.kept_experiments;
+        summary.failed += kept->failed;
+        summary.skipped += kept->skipped;
+        if (kept->failed > 0) summary.failures.push_back(e->paper + "/" + e->name + ": " + std::to_string(kept->failed) +
+                                                         " points FAILED in the kept earlier run");
+        done += static_cast<int>(points.size());
+        for (const auto& point : points) done_weight += weight(point);
+        continue;
+      }
+    }
     std::cout << "== " << e->paper << "/" << e->name << " (" << e->figure << "): " << e->description << "\n";
     if (e->paper != cache_paper) {
       drop_cache();

@@ -101,6 +101,39 @@ TEST_F(Runner, CachedInputsAreSharedByTheNextExperimentOfTheModuleOnly) {
   EXPECT_EQ(made["input:y"], 2);  // again in `third`: `second` did not use it
 }
 
+// --resume keeps an experiment that the same run finished and runs one whose settings differ.
+TEST_F(Runner, ResumeKeepsWhatTheSameRunFinishedAndRerunsTheRest) {
+  int runs = 0;
+  Experiment e = cpu_experiment("resumable", true);
+  e.run = [&runs](PointContext& ctx) {
+    ++runs;
+    ctx.report_value("x", 1, "count");
+    ctx.verify(true);
+  };
+  EXPECT_EQ(run_experiments({&e}, options_).failed, 0);
+  EXPECT_EQ(runs, 4);
+  options_.resume = true;
+  const RunSummary kept = run_experiments({&e}, options_);
+  EXPECT_EQ(kept.kept_experiments, 1);
+  EXPECT_EQ(runs, 4);  // nothing ran again
+  options_.seed = 7;   // another run: its results are not these
+  const RunSummary rerun = run_experiments({&e}, options_);
+  EXPECT_EQ(rerun.kept_experiments, 0);
+  EXPECT_EQ(runs, 8);
+  options_.resume = false;  // without --resume everything runs
+  run_experiments({&e}, options_);
+  EXPECT_EQ(runs, 12);
+}
+
+TEST_F(Runner, ResumeCountsTheFailuresOfAKeptRun) {
+  const Experiment e = cpu_experiment("failing_kept", false);
+  EXPECT_EQ(run_experiments({&e}, options_).failed, 4);
+  options_.resume = true;
+  const RunSummary kept = run_experiments({&e}, options_);
+  EXPECT_EQ(kept.kept_experiments, 1);
+  EXPECT_EQ(kept.failed, 4);  // the run still exits non-zero
+}
+
 TEST_F(Runner, FailedVerificationIsMarkedFalseAndCounted) {
   const Experiment e = cpu_experiment("failing", false);
   const RunSummary summary = run_experiments({&e}, options_);

@@ -218,6 +218,8 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
       ("warmup", po::value<int>(&run.warmups)->default_value(1), "untimed warm-up runs per point")
       ("dry-run", "print the points that would run, and stop")
       ("strict", "a skipped point (does not fit this machine's memory, or its input is not here) fails the run")
+      ("resume", "keep each experiment whose results in --out this revision wrote with the same options and "
+                 "device (an interrupted or split run goes on where it stopped); run the others")
       ("memory-limit", po::value<std::string>(), "skip points estimated to need more device memory than this "
                                                  "(e.g. 16GiB: plan for a smaller GPU; default: the GPU's free memory)")
       ("reference", po::value<std::string>(), "the committed run whose per-point memory and time estimate this run's "
@@ -235,6 +237,7 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
   }
   if (vm.count("quick") && vm.count("full")) throw UsageError("--quick and --full exclude each other");
   run.profile = vm.count("full") ? Profile::kFull : Profile::kQuick;
+  run.resume = vm.count("resume") > 0;
   if (run.repetitions < 0)
     throw UsageError("--reps " + std::to_string(run.repetitions) + ": must be >= 0 (0: the profile's, 5 quick, 10 full)");
   if (run.warmups < 0) throw UsageError("--warmup " + std::to_string(run.warmups) + ": must be >= 0 (default 1)");
@@ -309,6 +312,7 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
   std::cout << "\n" << summary.points << " points, " << summary.failed << " failed, " << summary.skipped
             << " skipped (do not fit this machine, or their input is not here: SKIPPED lines say why)";
   if (summary.skipped_experiments) std::cout << ", " << summary.skipped_experiments << " experiments skipped (no GPU)";
+  if (summary.kept_experiments) std::cout << ", " << summary.kept_experiments << " experiments kept from an earlier run (--resume)";
   std::cout << "\n";
   for (const auto& s : summary.skips) std::cout << "SKIPPED " << s << "\n";
   for (const auto& f : summary.failures) std::cout << "FAILED " << f << "\n";

@@ -49,6 +49,10 @@ struct RunOptions {
   /// --memory-limit: skip points estimated to need more device memory than this (0: the GPU's free
   /// memory). Emulates a smaller GPU for planning; the points that run are not confined to it.
   std::uint64_t memory_limit_bytes = 0;
+  /// --resume: keep an experiment whose results in out_dir this revision wrote with the same
+  /// profile, sizes, seed, repetitions, warm-ups, module options and device (a long run split over
+  /// several sessions, or interrupted); run the others.
+  bool resume = false;
 
   bool full() const { return profile == Profile::kFull; }
   /// The n axis: --n if given, else `full_sizes` or `quick_sizes` by profile.

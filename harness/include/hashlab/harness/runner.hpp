@@ -14,6 +14,7 @@ struct RunSummary {
   int failed = 0;                      // points that failed verification or threw
   int skipped = 0;                     // points that do not fit this machine's memory, or threw SkipPoint
   int skipped_experiments = 0;         // needed a GPU that is not there
+  int kept_experiments = 0;            // --resume: done by an earlier run of the same settings
   std::vector<std::string> failures;   // "paper/experiment point: why"
   std::vector<std::string> skips;      // "paper/experiment point: why" (the memory it needed, or the SkipPoint)
 };
