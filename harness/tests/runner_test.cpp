@@ -134,6 +134,31 @@ TEST_F(Runner, ResumeCountsTheFailuresOfAKeptRun) {
   EXPECT_EQ(kept.failed, 4);  // the run still exits non-zero
 }
 
+// A point that runs out of device memory while cached values are held runs again without them;
+// one that runs out again is skipped.
+TEST_F(Runner, APointOutOfDeviceMemoryRunsAgainWithoutTheCache) {
+  int made = 0, attempts = 0;
+  Experiment e = cpu_experiment("retried", true);
+  e.plan = [](const RunOptions&) { return std::vector<Point>{{"a", 10, "", 0}}; };
+  e.run = [&](PointContext& ctx) {
+    ctx.cached<int>("input:x", [&] { return ++made; });
+    if (++attempts == 1) throw OutOfDeviceMemory("the first attempt does not fit");
+    ctx.report_value("x", 1, "count");
+    ctx.verify(true);
+  };
+  const RunSummary retried = run_experiments({&e}, options_);
+  EXPECT_EQ(retried.skipped, 0);
+  EXPECT_EQ(retried.failed, 0);
+  EXPECT_EQ(attempts, 2);
+  EXPECT_EQ(made, 2);  // the cache was dropped before the second attempt
+
+  e.run = [](PointContext& ctx) {
+    ctx.cached<int>("input:x", [] { return 1; });
+    throw OutOfDeviceMemory("never fits");
+  };
+  EXPECT_EQ(run_experiments({&e}, options_).skipped, 1);
+}
+
 TEST_F(Runner, FailedVerificationIsMarkedFalseAndCounted) {
   const Experiment e = cpu_experiment("failing", false);
   const RunSummary summary = run_experiments({&e}, options_);
