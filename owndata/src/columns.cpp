@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <numeric>
 #include <type_traits>
 
@@ -65,48 +66,62 @@ RawColumn read_npy_column(const std::string& path, const std::string& source) {
   return column;
 }
 
-RawColumn read_csv_column(const std::string& path, const std::string& wanted, const std::string& source) {
-  // Integers first (exact); a file with any non-integer field is read as reals.
-  RawColumn column;
-  std::vector<std::string> names;
+/// A .csv file as parsed: integers when every field is one (exact), else reals.
+struct CsvTable {
+  bool real = false;
+  io::Columns<std::int64_t> ints;
+  io::Columns<double> reals;
+  const std::vector<std::string>& names() const { return real ? reals.names : ints.names; }
+};
+
+CsvTable parse_csv(const std::string& path) {
+  CsvTable table;
+  try {
+    table.ints = io::read_csv<std::int64_t>(path);
+  } catch (const io::FormatError&) {
+    table.real = true;
+    table.reals = io::read_csv<double>(path);  // throws FormatError naming the line if not numbers
+  }
+  return table;
+}
+
+RawColumn csv_column(const CsvTable& table, const std::string& path, const std::string& wanted,
+                     const std::string& source) {
+  const auto& header = table.names();
   std::size_t index = 0;
-  const auto pick = [&](const std::vector<std::string>& header) {
-    names = header;
-    if (wanted.empty()) {
-      if (header.size() != 1)
-        throw InputError(source + ": holds " + std::to_string(header.size()) +
-                         " columns; name one as " + path + ":<column>");
-      return std::size_t{0};
-    }
+  if (wanted.empty()) {
+    if (header.size() != 1)
+      throw InputError(source + ": holds " + std::to_string(header.size()) + " columns; name one as " + path +
+                       ":<column>");
+  } else {
     const auto it = std::find(header.begin(), header.end(), wanted);
     if (it == header.end()) {
       std::string known;
       for (const auto& n : header) known += (known.empty() ? "" : ", ") + n;
       throw InputError(source + ": no column '" + wanted + "' (columns: " + known + ")");
     }
-    return static_cast<std::size_t>(it - header.begin());
-  };
-  try {
-    auto table = io::read_csv<std::int64_t>(path);
-    index = pick(table.names);
-    column.ints = std::move(table.columns[index]);
-  } catch (const io::FormatError&) {
-    auto table = io::read_csv<double>(path);  // throws FormatError naming the line if not numbers
-    index = pick(table.names);
-    // A column whose every number is an integer (exactly representable) is still integers.
-    auto& reals = table.columns[index];
-    const bool integral = std::all_of(reals.begin(), reals.end(), [](double x) {
-      return std::floor(x) == x && std::fabs(x) <= 9007199254740992.0;
-    });
-    column.real = !integral;
-    if (integral) column.ints.assign(reals.begin(), reals.end());
-    else column.reals = std::move(reals);
+    index = static_cast<std::size_t>(it - header.begin());
   }
-  column.name = names[index];
+  RawColumn column;
+  column.name = header[index];
+  if (!table.real) {
+    column.ints = table.ints.columns[index];
+    return column;
+  }
+  // A column whose every number is an integer (exactly representable) is still integers.
+  const auto& reals = table.reals.columns[index];
+  const bool integral = std::all_of(reals.begin(), reals.end(), [](double x) {
+    return std::floor(x) == x && std::fabs(x) <= 9007199254740992.0;
+  });
+  column.real = !integral;
+  if (integral) column.ints.assign(reals.begin(), reals.end());
+  else column.reals = reals;
   return column;
 }
 
-RawColumn read_raw(const std::string& source) {
+/// `csv(path)` gives the file's parsed table (ColumnReader keeps each one it parsed).
+template <class CsvOf>
+RawColumn read_raw(const std::string& source, CsvOf&& csv) {
   const auto [path, wanted] = split_source(source);
   if (!std::filesystem::exists(path)) throw InputError(source + ": no such file");
   try {
@@ -114,7 +129,7 @@ RawColumn read_raw(const std::string& source) {
       if (!wanted.empty()) throw InputError(source + ": a .npy file holds one column; give the file alone");
       return read_npy_column(path, source);
     }
-    if (ends_with(path, ".csv")) return read_csv_column(path, wanted, source);
+    if (ends_with(path, ".csv")) return csv_column(csv(path), path, wanted, source);
   } catch (const io::FormatError& e) {
     throw InputError(e.what());
   }
@@ -122,17 +137,7 @@ RawColumn read_raw(const std::string& source) {
                             "Parquet, Arrow and pandas data)");
 }
 
-}  // namespace
-
-std::int64_t ValueColumn::min_int() const {
-  return ints.empty() ? 0 : *std::min_element(ints.begin(), ints.end());
-}
-std::int64_t ValueColumn::max_int() const {
-  return ints.empty() ? 0 : *std::max_element(ints.begin(), ints.end());
-}
-
-KeyColumn read_key_column(const std::string& source) {
-  RawColumn raw = read_raw(source);
+KeyColumn key_from(RawColumn raw, const std::string& source) {
   if (raw.real) throw InputError(source + ": keys must be integers; the file holds floating-point numbers");
   KeyColumn key{raw.name, source, {}};
   key.data.resize(raw.ints.size());
@@ -146,13 +151,41 @@ KeyColumn read_key_column(const std::string& source) {
   return key;
 }
 
-ValueColumn read_value_column(const std::string& source) {
-  RawColumn raw = read_raw(source);
+ValueColumn value_from(RawColumn raw, const std::string& source) {
   ValueColumn column{raw.name, source, raw.real, std::move(raw.ints), std::move(raw.reals)};
   for (std::size_t i = 0; i < column.reals.size(); ++i)
     if (std::isnan(column.reals[i]))
       throw InputError(source + ": row " + std::to_string(i) + " is NaN; the commands have no null values");
   return column;
+}
+
+}  // namespace
+
+struct ColumnReader::CsvFiles {
+  std::map<std::string, CsvTable> parsed;
+  const CsvTable& operator()(const std::string& path) {
+    auto it = parsed.find(path);
+    if (it == parsed.end()) it = parsed.emplace(path, parse_csv(path)).first;
+    return it->second;
+  }
+};
+
+ColumnReader::ColumnReader() : csv_(std::make_unique<CsvFiles>()) {}
+ColumnReader::~ColumnReader() = default;
+
+KeyColumn ColumnReader::key_column(const std::string& source) { return key_from(read_raw(source, *csv_), source); }
+ValueColumn ColumnReader::value_column(const std::string& source) {
+  return value_from(read_raw(source, *csv_), source);
+}
+
+KeyColumn read_key_column(const std::string& source) { return ColumnReader().key_column(source); }
+ValueColumn read_value_column(const std::string& source) { return ColumnReader().value_column(source); }
+
+std::int64_t ValueColumn::min_int() const {
+  return ints.empty() ? 0 : *std::min_element(ints.begin(), ints.end());
+}
+std::int64_t ValueColumn::max_int() const {
+  return ints.empty() ? 0 : *std::max_element(ints.begin(), ints.end());
 }
 
 namespace {

@@ -217,8 +217,9 @@ int groupby_command(const std::vector<std::string>& args) {
     }
   }
   GroupByInput input;
-  for (const auto& f : key_files) input.keys.push_back(read_key_column(f));
-  for (const auto& f : value_files) input.values.push_back(read_value_column(f));
+  ColumnReader reader;  // a CSV named by several FILE.csv:COLUMN sources is parsed once
+  for (const auto& f : key_files) input.keys.push_back(reader.key_column(f));
+  for (const auto& f : value_files) input.values.push_back(reader.value_column(f));
   check_groupby(algo, input, go);
   if (needs_gpu(algo)) require_gpu(algo_name);
 
@@ -265,10 +266,11 @@ int join_command(const std::vector<std::string>& args) {
   check_common(common);
   const JoinAlgo algo = parse_join_algo(algo_name);
   JoinInput input;
-  const auto table = [](const std::string& keys, const std::string& values, const char* row_name) {
+  ColumnReader reader;
+  const auto table = [&reader](const std::string& keys, const std::string& values, const char* row_name) {
     JoinTable t;
-    t.keys = read_key_column(keys);
-    t.values = values.empty() ? row_numbers(t.keys.data.size(), row_name) : read_key_column(values);
+    t.keys = reader.key_column(keys);
+    t.values = values.empty() ? row_numbers(t.keys.data.size(), row_name) : reader.key_column(values);
     return t;
   };
   input.r = table(rk, rv, "r_row");
@@ -329,9 +331,10 @@ int table_command(const std::vector<std::string>& args) {
   check_common(common);
   const TableAlgo algo = parse_table_algo(algo_name);
   TableInput input;
-  input.keys = read_key_column(build);
-  input.values = values.empty() ? row_numbers(input.keys.data.size(), "row") : read_key_column(values);
-  input.queries = read_key_column(probe);
+  ColumnReader reader;
+  input.keys = reader.key_column(build);
+  input.values = values.empty() ? row_numbers(input.keys.data.size(), "row") : reader.key_column(values);
+  input.queries = reader.key_column(probe);
   check_table(algo, input, to);
   require_gpu(algo_name);
   return guarded([&] {

@@ -64,6 +64,23 @@ TEST_F(Files, CsvColumnsByNameAndRealsByContent) {
   EXPECT_THROW(read_key_column(path("missing.npy")), InputError);
 }
 
+// One reader parses a CSV once for all the columns a command names from it: a second column comes
+// from the same parse (here, from before the file changed); a new reader sees the file as it is.
+TEST_F(Files, AReaderParsesEachCsvOnceForAllItsColumns) {
+  const auto write = [&](const char* text) {
+    std::ofstream out(path("m.csv"));
+    out << text;
+  };
+  write("a,b\n1,10\n2,20\n");
+  ColumnReader reader;
+  EXPECT_EQ(reader.key_column(path("m.csv") + ":a").data, (std::vector<std::uint32_t>{1, 2}));
+  write("a,b\n7,70\n");
+  EXPECT_EQ(reader.value_column(path("m.csv") + ":b").ints, (std::vector<std::int64_t>{10, 20}));
+  EXPECT_EQ(reader.key_column(path("m.csv") + ":a").data, (std::vector<std::uint32_t>{1, 2}));  // asked twice
+  EXPECT_THROW(reader.key_column(path("m.csv") + ":c"), InputError);
+  EXPECT_EQ(ColumnReader().value_column(path("m.csv") + ":b").ints, (std::vector<std::int64_t>{70}));
+}
+
 TEST_F(Files, RecordArrayHoldsEveryColumn) {
   std::vector<OutputColumn> columns(2);
   columns[0].name = "k";

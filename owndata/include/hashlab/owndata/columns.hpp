@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -47,6 +48,20 @@ KeyColumn read_key_column(const std::string& source);
 /// Reads values: integer dtypes exactly (uint64 above 2^63 - 1 is an error), floating ones as
 /// double (NaN is an error: the group-bys have no null semantics).
 ValueColumn read_value_column(const std::string& source);
+
+/// The same for the columns of one command: a .csv file that several FILE.csv:COLUMN sources name
+/// is parsed once, and kept while the reader lives.
+class ColumnReader {
+ public:
+  ColumnReader();
+  ~ColumnReader();
+  KeyColumn key_column(const std::string& source);
+  ValueColumn value_column(const std::string& source);
+
+ private:
+  struct CsvFiles;
+  std::unique_ptr<CsvFiles> csv_;
+};
 
 /// The values as uint32 for the algorithms that take unsigned 32-bit values (EGA, the baselines,
 /// the joins and tables); throws InputError naming the file and the first value that does not
