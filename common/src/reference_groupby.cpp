@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <numeric>
 #include <optional>
@@ -223,9 +224,44 @@ Aggregation parse_aggregation(const std::string& name) {
   throw std::invalid_argument("unknown reduction '" + name + "' (expected sum, min, max, count or mean)");
 }
 
+namespace {
+
+/// sort_by_key of the commonest result, one key column and one aggregate column of 8-byte values
+/// (what the GPU group-bys return): (key, value) records radix-sorted by the key, with no
+/// permutation to gather through afterwards. False when the result has another shape.
+bool sort_one_key_one_column(GroupByResult& r, unsigned threads) {
+  const std::size_t n = r.groups();
+  if (r.keys.size() != 1 || r.aggregates.size() != 1) return false;
+  AggregateColumn& a = r.aggregates[0];
+  const bool exact = a.exact.size() == n && a.real.empty();
+  const bool real = a.real.size() == n && a.exact.empty();
+  if (!exact && !real) return false;
+  struct Record {
+    std::uint32_t key;
+    std::uint64_t bits;  // the value's bytes, int64 or double alike
+  };
+  static_assert(sizeof(std::int64_t) == 8 && sizeof(double) == 8);
+  std::uint32_t* keys = r.keys[0].data();
+  auto* values = exact ? static_cast<void*>(a.exact.data()) : static_cast<void*>(a.real.data());
+  std::vector<Record> records(n);
+  cpu::parallel_for(n, threads, [&](std::size_t g) {
+    records[g].key = keys[g];
+    std::memcpy(&records[g].bits, static_cast<char*>(values) + 8 * g, 8);
+  });
+  cpu::radix_sort(records, [](const Record& record) { return record.key; }, threads);
+  cpu::parallel_for(n, threads, [&](std::size_t g) {
+    keys[g] = records[g].key;
+    std::memcpy(static_cast<char*>(values) + 8 * g, &records[g].bits, 8);
+  });
+  return true;
+}
+
+}  // namespace
+
 void GroupByResult::sort_by_key() {
   const std::size_t n = groups();
   const unsigned threads = cpu::threads_for_items(n);
+  if (sort_one_key_one_column(*this, threads)) return;
   std::vector<std::size_t> order(n);
   if (keys.size() == 1 && n <= std::numeric_limits<std::uint32_t>::max()) {
     // One key column (the common case, up to 10^8 groups): (key, group) words, radix-sorted by

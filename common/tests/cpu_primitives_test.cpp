@@ -105,6 +105,30 @@ TEST(GroupByCheck, TheFirstOfSeveralDifferencesInALargeResultIsReported) {
   EXPECT_NE(why.find("of key (" + std::to_string(expected.keys[0][123456]) + ")"), std::string::npos) << why;
 }
 
+// One key column and one aggregate column (exact or real) sort as (key, value) records: the values
+// move with their keys, equal keys keep their order, and NaN's bits survive.
+TEST(GroupByCheck, SortByKeyOfOneColumnMovesValuesAndKeepsEqualKeysInOrder) {
+  reference::GroupByResult exact;
+  exact.keys = {{5, 3, 5, 1, 3}};
+  exact.aggregates.push_back({});
+  exact.aggregates[0].op = reference::Aggregation::kSum;
+  exact.aggregates[0].exact = {50, 30, 51, 10, 31};
+  exact.sort_by_key();
+  EXPECT_EQ(exact.keys[0], (std::vector<std::uint32_t>{1, 3, 3, 5, 5}));
+  EXPECT_EQ(exact.aggregates[0].exact, (std::vector<std::int64_t>{10, 30, 31, 50, 51}));
+
+  reference::GroupByResult real;
+  real.keys = {{9, 2, 9}};
+  real.aggregates.push_back({});
+  real.aggregates[0].op = reference::Aggregation::kMean;
+  real.aggregates[0].real = {std::numeric_limits<double>::quiet_NaN(), -0.0, 2.5};
+  real.sort_by_key();
+  EXPECT_EQ(real.keys[0], (std::vector<std::uint32_t>{2, 9, 9}));
+  EXPECT_TRUE(std::signbit(real.aggregates[0].real[0]));  // -0.0
+  EXPECT_TRUE(std::isnan(real.aggregates[0].real[1]));
+  EXPECT_EQ(real.aggregates[0].real[2], 2.5);
+}
+
 TEST(GroupByCheck, ARepeatedGroupIsNotEqualToTheReference) {
   const auto expected = many_groups(200000);
   auto actual = expected;
