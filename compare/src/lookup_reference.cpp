@@ -2,8 +2,8 @@
 #include <algorithm>
 #include <stdexcept>
 #include <string>
-#include <thread>
 
+#include "hashlab/common/radix_sort.hpp"
 #include "hashlab/compare/tables.hpp"
 #include "hashlab/reference/lookup.hpp"
 
@@ -64,14 +64,15 @@ LookupReference make_lookup_reference(const std::vector<std::uint32_t>& keys, co
     throw std::invalid_argument("make_lookup_reference: " + std::to_string(keys.size()) + " keys but " +
                                 std::to_string(values.size()) + " values");
   if (queries.size() > 0xffffffffull) throw std::invalid_argument("make_lookup_reference: more than 2^32 queries");
-  // Two independent sorts (the pairs by (key, value), the queries by (key, row)) on two threads.
+  // The pairs in (key, value) order and the queries in (key, row) order, by stable radix sorts on
+  // all cores: the pairs by value, then by key; the queries, whose rows ascend already, by key.
   std::vector<std::uint64_t> pairs(keys.size());
   for (std::size_t i = 0; i < keys.size(); ++i) pairs[i] = pack(keys[i], values[i]);
   std::vector<std::uint64_t> order(queries.size());
   for (std::size_t j = 0; j < queries.size(); ++j) order[j] = pack(queries[j], static_cast<std::uint32_t>(j));
-  std::thread sort_queries([&] { std::sort(order.begin(), order.end()); });
-  std::sort(pairs.begin(), pairs.end());
-  sort_queries.join();
+  cpu::radix_sort(pairs, [](std::uint64_t p) { return low_of(p); });
+  cpu::radix_sort(pairs, [](std::uint64_t p) { return high_of(p); });
+  cpu::radix_sort(order, [](std::uint64_t q) { return high_of(q); });
 
   LookupReference ref;
   ref.sorted_values.resize(pairs.size());

@@ -58,7 +58,7 @@ TEST(LookupReference, UniqueKeysAgreeWithMapLookup) {
 TEST(LookupReference, RepeatedKeysAgreeWithMultimap) {
   const auto seed = testing::test_seed();
   HASHLAB_TRACE_SEED(seed);
-  const std::size_t n = 20000;
+  const std::size_t n = 300000;  // enough rows for the radix sorts to run on several threads
   const auto keys = gen::generate_keys_host(gen::KeySpec::multiplicity(n, 8), seed, n);
   const auto values = gen::generate_values_host<std::uint32_t>(seed + 1, 0, 1000, n);  // values repeat too
   const reference::Multimap multimap(keys, values);
