@@ -2,11 +2,11 @@
 // (inputs.cuh).
 #include "inputs.cuh"
 
-#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 
 #include "hashlab/common/generator.hpp"
+#include "hashlab/common/radix_sort.hpp"
 #include "hashlab/harness/probe.hpp"
 
 namespace hashlab::cuckoo::experiments {
@@ -122,9 +122,9 @@ MultiInput& multi_input(PointContext& ctx, bool with_reference) {
     in.distinct = spec.distinct_keys(pt.n);
     if (with_reference) {
       const auto host_values = in.values.to_host(ctx.stream());
-      std::vector<std::uint64_t> order(pt.n);  // (key, input position): sorting it is a stable sort by key
+      std::vector<std::uint64_t> order(pt.n);  // (key, input position), stably sorted by key on all cores
       for (std::size_t i = 0; i < pt.n; ++i) order[i] = (std::uint64_t{in.host_keys[i]} << 32) | i;
-      std::sort(order.begin(), order.end());
+      cpu::radix_sort(order, [](std::uint64_t word) { return static_cast<std::uint32_t>(word >> 32); });
       in.sorted_values.resize(pt.n);
       in.expected.resize(pt.n);
       for (std::size_t run = 0; run < pt.n;) {  // each run of one key: [run, end)
