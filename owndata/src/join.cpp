@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "hashlab/common/memory.hpp"
+#include "hashlab/common/radix_sort.hpp"
 #include "hashlab/compare/joins.hpp"
 #include "named.hpp"
 
@@ -50,7 +51,7 @@ class DeviceJoin final : public JoinRun {
   void run(cudaStream_t stream) override { rows_ = join_->run(r_, s_, stream); }
   std::vector<pkpk::JoinedRow> result(cudaStream_t stream) override {
     auto rows = rows_.to_host(stream);
-    std::sort(rows.begin(), rows.end());
+    cpu::radix_sort(rows, [](const pkpk::JoinedRow& row) { return row.key; });  // keys are unique
     return rows;
   }
   std::vector<Stat> stats() const override {
@@ -72,7 +73,7 @@ class CpuJoin final : public JoinRun {
   }
   std::vector<pkpk::JoinedRow> result(cudaStream_t) override {
     auto rows = rows_;
-    std::sort(rows.begin(), rows.end());
+    cpu::radix_sort(rows, [](const pkpk::JoinedRow& row) { return row.key; });  // keys are unique
     return rows;
   }
   bool on_host() const override { return true; }
