@@ -74,8 +74,7 @@ void run_bandwidth_share(PointContext& ctx) {
   } else {
     ctx.note("the driver reports no memory clock or bus width: no pin bandwidth");
   }
-  const auto& limits =
-      ctx.cached<harness::DeviceLimits>("limits", [&] { return harness::device_limits(ctx.options().out_dir); });
+  const auto& limits = device_limits(ctx);
   if (limits.copy_gbps > 0) ctx.report_value("copy_share", moved_gbps / limits.copy_gbps, "fraction");
   verify_all_found(ctx, found, p);
 }

@@ -49,8 +49,12 @@ CuckooConfig config_from(const RunOptions& o, int functions, double space) {
   return c;
 }
 
+const harness::DeviceLimits& device_limits(PointContext& ctx) {
+  return ctx.cached<harness::DeviceLimits>("limits", [&] { return harness::device_limits(ctx.options().out_dir); });
+}
+
 CostModel model_of(PointContext& ctx) {
-  const auto& limits = ctx.cached<harness::DeviceLimits>("limits", [&] { return harness::device_limits(ctx.options().out_dir); });
+  const auto& limits = device_limits(ctx);
   return CostModel{limits.t_uncoalesced_ns(), limits.t_coalesced_ns()};
 }
 

@@ -58,8 +58,7 @@ std::string check_against_input(const HostGraph& graph, const std::vector<std::u
     if (graph.offsets[v + 1] < graph.offsets[v]) return "offsets decrease at vertex " + std::to_string(v);
 
   const auto seen = std::make_unique<std::atomic<std::uint64_t>[]>((n + 63) / 64);  // value-initialised: zero
-  const unsigned threads =
-      static_cast<unsigned>(std::clamp<std::uint64_t>(n / kEntriesPerThread, 1, std::min(kMaxThreads, cpu::default_threads())));
+  const unsigned threads = std::min(kMaxThreads, cpu::threads_for_items(n, kEntriesPerThread));
   // Thread t checks the vertices whose lists start in entries [t n / threads, (t + 1) n / threads).
   std::vector<std::uint32_t> bounds(threads + 1, graph.range);
   bounds[0] = 0;

@@ -16,12 +16,6 @@
 
 namespace hashlab::cpu {
 
-/// Copies items [0, n) of `from` to `to` on `threads` threads.
-template <class T>
-void parallel_copy(const T* from, T* to, std::size_t n, unsigned threads) {
-  parallel_for(n, threads, [&](std::size_t i) { to[i] = from[i]; });
-}
-
 /// Sorts `items` by key_of(item) (a std::uint32_t), stably: four 8-bit passes, each the parallel
 /// bucket scatter (scatter.hpp); a pass over a byte that every key shares moves nothing. Needs a
 /// buffer as large as `items` (T must be trivially copyable and default-constructible).
@@ -40,7 +34,7 @@ void radix_sort(std::vector<T>& items, KeyOf key_of, unsigned threads = 0) {
         /*skip_single_bucket=*/true);
     if (pass.moved) std::swap(from, to);
   }
-  if (from != items.data()) parallel_copy(from, items.data(), n, threads);
+  if (from != items.data()) parallel_for(n, threads, [&](std::size_t i) { items[i] = from[i]; });
 }
 
 }  // namespace hashlab::cpu

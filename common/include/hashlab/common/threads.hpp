@@ -60,10 +60,10 @@ void parallel_for(std::size_t n, unsigned threads, Fn&& fn) {
   });
 }
 
-/// Threads worth using for a pass over n items: one per 64Ki items, at most default_threads()
-/// (below that, starting threads costs more than it saves).
-inline unsigned threads_for_items(std::size_t n) {
-  const std::size_t wanted = std::max<std::size_t>(1, n >> 16);
+/// Threads worth using for a pass over n items: one per `per_thread` items (64Ki by default: below
+/// that, starting threads costs more than it saves), at most default_threads().
+inline unsigned threads_for_items(std::size_t n, std::size_t per_thread = std::size_t{1} << 16) {
+  const std::size_t wanted = std::max<std::size_t>(1, n / per_thread);
   return static_cast<unsigned>(std::min<std::size_t>(wanted, default_threads()));
 }
 
