@@ -254,6 +254,61 @@ def to_html(markdown_lines, title):
             "\n</body></html>\n")
 
 
+def device_name(results_dir):
+    return ve.Results(results_dir).limits().get("device") or os.path.basename(os.path.normpath(results_dir))
+
+
+def revisions(results_dir):
+    shas = set()
+    for path in glob.glob(os.path.join(results_dir, "*", "*.json")):
+        with open(path) as f:
+            shas.add(str(json.load(f).get("git_sha", "?"))[:12])
+    return ", ".join(sorted(shas)) or "?"
+
+
+def gpus_section(results_dir, verdicts, lines):
+    """This run beside every other committed reference GPU: the measured limits, the claims about
+    hardware (each GPU's rate beside its own limits), and the other claims whose verdict the GPU
+    changes. Nothing when there is no other GPU to show."""
+    others = [d for d in reference_dirs() if os.path.realpath(d) != os.path.realpath(results_dir)
+              and device_name(d) != device_name(results_dir)]
+    if not others:
+        return
+    runs = [(results_dir, verdicts)] + [(d, ve.evaluate(d)) for d in others]
+    names = [device_name(d) for d, _ in runs]
+    by_id = [{(v.module, v.id): v for v in vs} for _, vs in runs]
+    lines += ["## On other GPUs", "",
+              "The same claims judged on the committed reference run of each other GPU (`results/reference/`), "
+              "each against its own measured limits. Revisions: " +
+              "; ".join(f"{name}: {revisions(d)}" for name, (d, _) in zip(names, runs)) +
+              ". A verdict that differs between two runs of different revisions may owe to the code as well "
+              "as to the GPU.", ""]
+    lines.append("| measured limit | " + " | ".join(names) + " |")
+    lines.append("|---|" + "---|" * len(names))
+    limits = [ve.Results(d).limits() for d, _ in runs]
+    for key, label in LIMITS:
+        lines.append(f"| {label} | " + " | ".join(f"{lim[key]:.4g}" if key in lim else "-" for lim in limits) + " |")
+    lines.append("")
+
+    def rows(keys):
+        head = "| module | id | claim | " + " | ".join(names) + " |"
+        out = [head, "|" + "---|" * (head.count("|") - 1)]
+        for key in keys:
+            first = by_id[0][key]
+            cells = [f"**{m[key].verdict}**: {cell(shorten(m[key].measured))}" if key in m else "-" for m in by_id]
+            out.append(f"| {first.module} | `{first.id}` | {cell(first.claim)} | " + " | ".join(cells) + " |")
+        return out + [""]
+
+    hardware = [(v.module, v.id) for v in verdicts if v.hardware]
+    lines += ["Claims about the hardware (a rate against a measured limit, or a paper's absolute figure):", ""]
+    lines += rows(hardware)
+    changed = [(v.module, v.id) for v in verdicts if not v.hardware and
+               any(key in m and m[key].verdict != v.verdict for m in by_id[1:] for key in [(v.module, v.id)])]
+    lines += [f"The other claims whose verdict differs between the GPUs ({len(changed)} of "
+              f"{len(verdicts) - len(hardware)}):", ""]
+    lines += rows(changed) if changed else ["None.", ""]
+
+
 def build_report(results_dir, out_dir, note=""):
     verdicts = ve.evaluate(results_dir)
     lines = ["# hashlab report", ""]
@@ -269,6 +324,7 @@ def build_report(results_dir, out_dir, note=""):
     lines += ["## Summary", ""]
     summary_section(results_dir, verdicts, lines)
     lines += ["## Headline claims", ""] + headline_table(verdicts) + [""]
+    gpus_section(results_dir, verdicts, lines)
     for module in ve.MODULES:
         module_section(results_dir, module, verdicts, lines, out_dir)
     os.makedirs(out_dir, exist_ok=True)

@@ -774,6 +774,29 @@ class Verdict:
     headline: bool = False
     sampled: bool = False
     beside: list = field(default_factory=list)
+    hardware: bool = False  # about the GPU itself (about_hardware): the report shows it on every GPU
+
+
+def _quantities(spec):
+    """Every quantity a claim or a quantity names, nested ones included (ratio, sum, beside)."""
+    if isinstance(spec, dict):
+        if "experiment" in spec or "limit" in spec or "ratio" in spec or "sum" in spec:
+            yield spec
+        for value in spec.values():
+            if isinstance(value, (dict, list)):
+                yield from _quantities(value)
+    elif isinstance(spec, list):
+        for item in spec:
+            yield from _quantities(item)
+
+
+def about_hardware(claim):
+    """Whether a claim is about the GPU rather than the algorithm: it reads a measured limit of
+    device.json (`limit`), or it is a paper's absolute figure from its own GPU (rule 2); the
+    claim file's `hardware = true | false` overrides both."""
+    if "hardware" in claim:
+        return bool(claim["hardware"])
+    return claim["rule"] == "absolute" or any("limit" in q for q in _quantities(claim))
 
 
 def load_claims(path):
@@ -826,7 +849,7 @@ def evaluate_claim(claim, results, module):
         beside.append(f"{s.label}: {describe(s, claim)}" if s.points else f"{s.label}: {s.missing}")
     return Verdict(module, claim["id"], claim["where"], claim["claim"], claim.get("paper", ""), verdict, measured,
                    reason, claim["rule"], claim.get("note", ""), bool(claim.get("ours")) or verdict == MEASURED,
-                   bool(claim.get("headline")), sampled, beside)
+                   bool(claim.get("headline")), sampled, beside, about_hardware(claim))
 
 
 def _expected_but_absent(claim, results, module):

@@ -236,6 +236,22 @@ class MissingAndInformation(Synthetic):
         self.assertIn("a, 1.05x over b (tied", v.reason)
 
 
+class AboutHardware(Synthetic):
+    def test_a_claim_reading_a_limit_or_an_absolute_figure_is_about_the_hardware(self):
+        rate = {"experiment": "e", "metric": "rate"}
+        self.assertTrue(ve.about_hardware({"rule": "bound", "a": rate, "b": {"limit": "copy_gbps"}}))
+        self.assertTrue(ve.about_hardware({"rule": "bound", "a": {"ratio": [rate, {"limit": "copy_gbps"}]}}))
+        self.assertTrue(ve.about_hardware({"rule": "absolute", "a": rate}))
+        self.assertFalse(ve.about_hardware({"rule": "bound", "a": rate, "b": rate}))
+
+    def test_the_claim_file_can_mark_or_unmark_it(self):
+        rate = {"experiment": "e", "metric": "rate"}
+        self.assertTrue(ve.about_hardware({"rule": "bound", "a": rate, "hardware": True}))
+        self.assertFalse(ve.about_hardware({"rule": "absolute", "a": rate, "hardware": False}))
+        self.rows("e", [self.point("v", "rate", 2.0)])
+        self.assertTrue(self.evaluate({"rule": "bound", "a": rate, "at_least": 1, "hardware": True}).hardware)
+
+
 class ClaimFiles(unittest.TestCase):
     def test_a_claim_file_with_an_unknown_field_is_refused(self):
         with tempfile.NamedTemporaryFile("w", suffix=".toml", delete=False) as f:
