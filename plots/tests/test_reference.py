@@ -48,6 +48,20 @@ class Reference(unittest.TestCase):
         self.assertEqual(block, expected, "README's headline table is stale: run python3 plots/report.py --readme")
 
 
+    def test_the_report_shows_the_claims_about_hardware_on_every_gpu(self):
+        self.assertGreaterEqual(len(REFERENCES), 2, "issue 16: a second GPU's reference run")
+        verdicts = ve.evaluate(REFERENCES[0])
+        lines = []
+        report.gpus_section(REFERENCES[0], verdicts, lines)
+        text = "\n".join(lines)
+        for ref in REFERENCES:
+            self.assertIn(report.device_name(ref), text)
+        hardware = [v for v in verdicts if v.hardware]
+        self.assertGreater(len(hardware), 10)
+        for v in hardware:
+            self.assertIn(f"`{v.id}`", text)
+
+
 class PlotScripts(unittest.TestCase):
     def test_plot_scripts_decide_no_verdict(self):
         for path in glob.glob(os.path.join(HERE, "*.py")):
