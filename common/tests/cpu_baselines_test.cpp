@@ -53,6 +53,26 @@ std::vector<V> values_for(std::uint64_t seed, std::size_t n) {
 
 // ---- group-by over sizes x thread counts ------------------------------------------------------
 
+// The group estimate that picks parallel_groupby's strategy: a table in key order (TPC-H's
+// lineitem by orderkey: 4 rows per key) and keys repeating with a period look to the sample as
+// they are, and a random input is estimated within a few percent.
+TEST(GroupEstimate, SortedPeriodicAndRandomKeysAreEstimatedAsTheyAre) {
+  const std::size_t n = 6000000;
+  std::vector<std::uint32_t> sorted(n), periodic(n), random;
+  for (std::size_t i = 0; i < n; ++i) {
+    sorted[i] = static_cast<std::uint32_t>(i / 4);        // 1.5M groups
+    periodic[i] = static_cast<std::uint32_t>(i % 91);     // 91 groups, a period that divides no window
+  }
+  EXPECT_GE(estimate_groups(sorted.data(), n), std::size_t{1000000});
+  const std::size_t few = estimate_groups(periodic.data(), n);
+  EXPECT_GE(few, 85u);
+  EXPECT_LE(few, 100u);
+  random = gen::generate_keys_host(gen::KeySpec::uniform(20000), test_seed(), n);
+  const double estimate = static_cast<double>(estimate_groups(random.data(), n));
+  EXPECT_NEAR(estimate / 20000, 1.0, 0.05);
+  EXPECT_EQ(estimate_groups(sorted.data(), 1000), 250u);  // up to 65536 rows: exact
+}
+
 using SizeAndThreads = std::tuple<std::size_t, unsigned>;
 
 class ParallelGroupBy : public ::testing::TestWithParam<SizeAndThreads> {};

@@ -30,6 +30,10 @@ reference::GroupByResult parallel_groupby(const std::vector<std::uint32_t>& keys
                                           const std::vector<V>& values, reference::Aggregation op,
                                           unsigned threads = 0);
 
+/// The number of distinct keys among keys[0, n), estimated from a sample of 65536 rows spread over
+/// the input (exact up to that many rows): what parallel_groupby chooses its strategy by.
+std::size_t estimate_groups(const std::uint32_t* keys, std::size_t n);
+
 /// Inner join count of r and s (keys may repeat), build on r and probe with s.
 std::uint64_t parallel_join_count(const std::vector<std::uint32_t>& r, const std::vector<std::uint32_t>& s,
                                   unsigned threads = 0);
