@@ -127,16 +127,61 @@ void require_supported(Aggregation op) {
 
 bool supports(Aggregation op) { return op != Aggregation::kMean; }
 
-reference::GroupByResult DeviceGroups::to_reference(Aggregation op, cudaStream_t stream) const {
+namespace {
+
+// Copies of the groups in key order (CUB's radix sort of (key, aggregate) pairs), or false when
+// the scratch space (the copies and the sort's own, about 24 bytes per group) does not fit.
+bool sort_groups_on_device(const std::uint32_t* keys, const std::uint64_t* aggregates, std::size_t groups,
+                           DeviceBuffer<std::uint32_t>& sorted_keys, DeviceBuffer<std::uint64_t>& sorted_aggregates,
+                           cudaStream_t stream) {
+  try {
+    DeviceBuffer<std::uint32_t> k(groups, stream);
+    DeviceBuffer<std::uint64_t> a(groups, stream);
+    HASHLAB_CUDA_CHECK(
+        cudaMemcpyAsync(k.data(), keys, groups * sizeof(std::uint32_t), cudaMemcpyDeviceToDevice, stream));
+    HASHLAB_CUDA_CHECK(
+        cudaMemcpyAsync(a.data(), aggregates, groups * sizeof(std::uint64_t), cudaMemcpyDeviceToDevice, stream));
+    prim::sort_pairs(k.data(), a.data(), groups, stream);
+    sorted_keys = std::move(k);
+    sorted_aggregates = std::move(a);
+    return true;
+  } catch (const OutOfDeviceMemory&) {
+    return false;
+  }
+}
+
+}  // namespace
+
+reference::GroupByResult groups_to_reference(const std::uint32_t* keys, const std::uint64_t* aggregates,
+                                             std::size_t groups, Aggregation op, cudaStream_t stream) {
+  DeviceBuffer<std::uint32_t> sorted_keys;
+  DeviceBuffer<std::uint64_t> sorted_aggregates;
+  if (groups > 1 && sort_groups_on_device(keys, aggregates, groups, sorted_keys, sorted_aggregates, stream)) {
+    keys = sorted_keys.data();
+    aggregates = sorted_aggregates.data();
+  }
   reference::GroupByResult result;
-  result.keys.push_back(keys.to_host(stream, groups));
-  const auto values = aggregate.to_host(stream, groups);
+  result.keys.emplace_back(groups);
   reference::AggregateColumn column;
   column.op = op;
-  column.exact.assign(values.begin(), values.end());
+  // The 64-bit aggregates go straight into the exact column: int64 holds the same bits (sums of
+  // 32-bit values, counts, min and max are all below 2^63), as a conversion would give them.
+  static_assert(sizeof(std::int64_t) == sizeof(std::uint64_t));
+  column.exact.resize(groups);
+  if (groups > 0) {
+    HASHLAB_CUDA_CHECK(cudaMemcpyAsync(result.keys[0].data(), keys, groups * sizeof(std::uint32_t),
+                                       cudaMemcpyDeviceToHost, stream));
+    HASHLAB_CUDA_CHECK(cudaMemcpyAsync(column.exact.data(), aggregates, groups * sizeof(std::uint64_t),
+                                       cudaMemcpyDeviceToHost, stream));
+    HASHLAB_CUDA_CHECK(cudaStreamSynchronize(stream));
+  }
   result.aggregates.push_back(std::move(column));
-  result.sort_by_key();
+  result.sort_by_key();  // nothing to do after the device's sort: a scan that finds them in order
   return result;
+}
+
+reference::GroupByResult DeviceGroups::to_reference(Aggregation op, cudaStream_t stream) const {
+  return groups_to_reference(keys.data(), aggregate.data(), groups, op, stream);
 }
 
 HashGroupBy::HashGroupBy(std::size_t capacity, cudaStream_t stream)

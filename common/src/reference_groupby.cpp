@@ -259,6 +259,9 @@ bool sort_one_key_one_column(GroupByResult& r, unsigned threads) {
 }  // namespace
 
 void GroupByResult::sort_by_key() {
+  // A result in key order already (a GPU group-by's, sorted on the device) is left as it is: the
+  // parallel scan costs a fraction of the sort, which would leave it unchanged (it is stable).
+  if (sorted_by_key()) return;
   const std::size_t n = groups();
   const unsigned threads = cpu::threads_for_items(n);
   if (sort_one_key_one_column(*this, threads)) return;

@@ -38,7 +38,9 @@ class GroupByBaselines : public testing::GpuTestWithParam<Case> {
         got = baseline::sort_groupby(dk.data(), dv.data(), n, op, stream);
       }
       const auto expected = reference::groupby(keys, values, op);
-      EXPECT_EQ(reference::compare(expected, got.to_reference(op, stream)), "");
+      const auto result = got.to_reference(op, stream);
+      EXPECT_TRUE(result.sorted_by_key());
+      EXPECT_EQ(reference::compare(expected, result), "");
     }
   }
 };
@@ -52,6 +54,25 @@ INSTANTIATE_TEST_SUITE_P(Shapes, GroupByBaselines,
                          [](const auto& info) {
                            return "n" + std::to_string(info.param.n) + "_groups" + std::to_string(info.param.groups);
                          });
+
+class GroupsToReference : public testing::GpuTest {};
+
+// The groups are sorted on the device into copies: the arrays given (a hash group-by's output, in
+// slot order) keep their order.
+TEST_F(GroupsToReference, SortsByKeyAndLeavesTheDeviceGroupsAsTheyAre) {
+  Stream stream;
+  const std::vector<std::uint32_t> keys = {9, 3, 7, 1, 8};
+  const std::vector<std::uint64_t> aggregates = {90, 30, std::uint64_t{1} << 40, 10, 80};
+  auto dk = to_device(keys, stream);
+  auto da = to_device(aggregates, stream);
+  const auto result = baseline::groups_to_reference(dk.data(), da.data(), keys.size(), Aggregation::kMax, stream);
+  EXPECT_EQ(result.keys, (std::vector<std::vector<std::uint32_t>>{{1, 3, 7, 8, 9}}));
+  ASSERT_EQ(result.aggregates.size(), 1u);
+  EXPECT_EQ(result.aggregates[0].op, Aggregation::kMax);
+  EXPECT_EQ(result.aggregates[0].exact, (std::vector<std::int64_t>{10, 30, std::int64_t{1} << 40, 80, 90}));
+  EXPECT_EQ(dk.to_host(stream), keys);
+  EXPECT_EQ(da.to_host(stream), aggregates);
+}
 
 class GroupByBaselineErrors : public testing::GpuTest {};
 

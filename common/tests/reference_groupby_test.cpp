@@ -351,6 +351,38 @@ TEST(ReferenceGroupBy, SortByKeyOrdersLaterColumnsWithinEqualFirstColumns) {
   EXPECT_EQ(r.aggregates[0].exact, (std::vector<std::int64_t>{11, 12, 20, 21}));
 }
 
+// The shortcut for a result in key order already (a GPU group-by's, sorted on the device): equal
+// keys included, on several threads (more than 64Ki groups), nothing moves.
+TEST(ReferenceGroupBy, SortByKeyLeavesAResultInKeyOrderAsItIs) {
+  constexpr std::size_t kGroups = std::size_t{1} << 18;
+  GroupByResult r;
+  r.keys.resize(1);
+  r.aggregates.resize(2);
+  r.aggregates[1].op = Aggregation::kMean;
+  for (std::size_t g = 0; g < kGroups; ++g) {
+    r.keys[0].push_back(static_cast<std::uint32_t>(g / 3));  // runs of three equal keys
+    r.aggregates[0].exact.push_back(static_cast<std::int64_t>(kGroups - g));
+    r.aggregates[1].real.push_back(0.5 * static_cast<double>(g % 7));
+  }
+  ASSERT_TRUE(r.sorted_by_key());
+  const GroupByResult before = r;
+  r.sort_by_key();
+  EXPECT_EQ(r.keys, before.keys);
+  EXPECT_EQ(r.aggregates[0].exact, before.aggregates[0].exact);
+  EXPECT_EQ(r.aggregates[1].real, before.aggregates[1].real);
+}
+
+TEST(ReferenceGroupBy, SortByKeySortsAResultOutOfOrderOnlyAtItsEnd) {
+  GroupByResult r;
+  r.keys = {{1, 2, 3, 5, 4}};
+  r.aggregates.resize(1);
+  r.aggregates[0].exact = {10, 20, 30, 50, 40};
+  ASSERT_FALSE(r.sorted_by_key());
+  r.sort_by_key();
+  EXPECT_EQ(r.keys[0], (std::vector<std::uint32_t>{1, 2, 3, 4, 5}));
+  EXPECT_EQ(r.aggregates[0].exact, (std::vector<std::int64_t>{10, 20, 30, 40, 50}));
+}
+
 // ---- parse_aggregation ------------------------------------------------------------------------
 
 TEST(ReferenceGroupBy, ParseAggregationReadsEveryName) {

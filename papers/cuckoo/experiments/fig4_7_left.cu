@@ -1,11 +1,13 @@
 // Fig. 4.7 left (section 4.5.3): how fast are random updates?
 #include <cstdint>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "hashlab/common/launch.cuh"
 #include "hashlab/common/memory.hpp"
+#include "hashlab/common/threads.hpp"
 
 #include "experiments.hpp"
 #include "inputs.cuh"
@@ -19,6 +21,18 @@ namespace {
 // about 2.6e9 entries (mod N) apart: no spatial locality.
 constexpr std::uint64_t kUpdateStride = 2654435761u;
 constexpr std::uint64_t kUpdateArrayBytes = std::uint64_t{512} << 20;  // the chapter's 512 MB
+
+// The inverse of an odd number mod 2^64, by Newton's iteration x <- x (2 - odd x), which doubles
+// the number of correct low bits: x = odd is right to 3 bits (odd^2 = 1 mod 8), five steps to 96.
+constexpr std::uint64_t inverse_mod_2_64(std::uint64_t odd) {
+  std::uint64_t x = odd;
+  for (int step = 0; step < 5; ++step) x *= 2 - odd * x;
+  return x;
+}
+// The check walks the array in its order: entry loc was updated by thread k = loc * inverse mod N
+// (N divides 2^64, so loc = k * stride mod N gives that).
+constexpr std::uint64_t kUpdateStrideInverse = inverse_mod_2_64(kUpdateStride);
+static_assert(kUpdateStride * kUpdateStrideInverse == 1, "the stride's inverse mod 2^64");
 
 enum class UpdateKind { kAtomicExch, kAtomicCas, kNonAtomic };
 
@@ -78,14 +92,21 @@ void run_random_updates_of(PointContext& ctx) {
   ctx.report_time("update", timing, static_cast<double>(n), "updates");
   ctx.report_value("entry_bytes", sizeof(T), "B");
   // The CPU reference: after one run, entry (k * stride) mod n holds k + 1 (atomicExch) or its
-  // index + k + 1 (atomicCAS, non-atomic).
+  // index + k + 1 (atomicCAS, non-atomic). Each thread checks a contiguous part of the array.
   const auto got = a.to_host(ctx.stream());
-  std::uint64_t wrong = 0;
-  for (std::uint64_t k = 0; k < n; ++k) {
-    const std::uint64_t loc = (k * kUpdateStride) & (n - 1);
-    const T expected = U == UpdateKind::kAtomicExch ? static_cast<T>(k + 1) : static_cast<T>(loc + k + 1);
-    wrong += got[loc] != expected;
-  }
+  const unsigned threads = cpu::threads_for_items(n);
+  std::vector<std::uint64_t> wrong_in(threads, 0);
+  cpu::run_threads(threads, [&](unsigned t) {
+    std::uint64_t wrong = 0;
+    for (std::uint64_t loc = cpu::chunk_begin(t, threads, n), end = cpu::chunk_begin(t + 1, threads, n); loc < end;
+         ++loc) {
+      const std::uint64_t k = (loc * kUpdateStrideInverse) & (n - 1);
+      const T expected = U == UpdateKind::kAtomicExch ? static_cast<T>(k + 1) : static_cast<T>(loc + k + 1);
+      wrong += got[loc] != expected;
+    }
+    wrong_in[t] = wrong;
+  });
+  const std::uint64_t wrong = std::accumulate(wrong_in.begin(), wrong_in.end(), std::uint64_t{0});
   ctx.verify(wrong == 0, std::to_string(wrong) + " of " + std::to_string(n) + " entries hold a wrong value");
 }
 

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "hashlab/baselines/groupby.hpp"
 #include "hashlab/common/launch.cuh"
 #include "hashlab/common/primitives.hpp"
 #include "ega_device.cuh"
@@ -227,22 +228,7 @@ void load_red(ThreeBuffers& buffers, const std::uint32_t* keys, const std::uint3
 }
 
 reference::GroupByResult Groups::to_reference(Aggregation op, cudaStream_t stream) const {
-  reference::GroupByResult result;
-  std::vector<std::uint32_t> k(count);
-  std::vector<std::uint64_t> v(count);
-  if (count > 0) {
-    HASHLAB_CUDA_CHECK(cudaMemcpyAsync(k.data(), keys, count * sizeof(std::uint32_t), cudaMemcpyDeviceToHost, stream));
-    HASHLAB_CUDA_CHECK(cudaMemcpyAsync(v.data(), aggregates, count * sizeof(std::uint64_t), cudaMemcpyDeviceToHost,
-                                       stream));
-    HASHLAB_CUDA_CHECK(cudaStreamSynchronize(stream));
-  }
-  result.keys.push_back(std::move(k));
-  reference::AggregateColumn column;
-  column.op = op;
-  column.exact.assign(v.begin(), v.end());
-  result.aggregates.push_back(std::move(column));
-  result.sort_by_key();
-  return result;
+  return baseline::groups_to_reference(keys, aggregates, count, op, stream);
 }
 
 std::size_t length_for(std::size_t groups, double load_factor) {

@@ -8,6 +8,7 @@
 #include "hashlab/common/launch.cuh"
 #include "hashlab/common/primitives.hpp"
 #include "hashlab/common/radix_sort.hpp"
+#include "hashlab/common/threads.hpp"
 #include "hashlab/reference/cpu_baselines.hpp"
 #include "hashlab/reference/join.hpp"
 
@@ -95,7 +96,8 @@ std::vector<JoinedRow> JoinedRows::to_host(cudaStream_t stream) const {
   const auto v1 = value1.to_host(stream, size);
   const auto v2 = value2.to_host(stream, size);
   std::vector<JoinedRow> rows(size);
-  for (std::size_t i = 0; i < size; ++i) rows[i] = {k[i], v1[i], v2[i]};
+  // On all cores: the checks bring up to 10^8 rows back.
+  cpu::parallel_for(size, cpu::threads_for_items(size), [&](std::size_t i) { rows[i] = {k[i], v1[i], v2[i]}; });
   return rows;
 }
 
