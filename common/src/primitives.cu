@@ -124,10 +124,6 @@ void sort_pairs(std::uint64_t* keys, std::uint32_t* values, std::size_t n, cudaS
                 int end_bit) {
   sort_pairs_impl(keys, values, n, stream, begin_bit, end_bit);
 }
-void sort_pairs(std::uint32_t* keys, std::uint64_t* values, std::size_t n, cudaStream_t stream, int begin_bit,
-                int end_bit) {
-  sort_pairs_impl(keys, values, n, stream, begin_bit, end_bit);
-}
 
 void run_length_encode(const std::uint32_t* sorted_keys, std::size_t n, std::uint32_t* unique_out,
                        std::uint32_t* counts_out, std::uint32_t* d_runs, cudaStream_t stream) {

@@ -57,8 +57,8 @@ INSTANTIATE_TEST_SUITE_P(Shapes, GroupByBaselines,
 
 class GroupsToReference : public testing::GpuTest {};
 
-// The groups are sorted on the device into copies: the arrays given (a hash group-by's output, in
-// slot order) keep their order.
+// Groups in slot order (a hash group-by's output) come back in key order, 64-bit aggregates whole,
+// and the device arrays keep their order.
 TEST_F(GroupsToReference, SortsByKeyAndLeavesTheDeviceGroupsAsTheyAre) {
   Stream stream;
   const std::vector<std::uint32_t> keys = {9, 3, 7, 1, 8};

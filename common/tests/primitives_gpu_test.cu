@@ -73,27 +73,6 @@ TEST_P(Primitives, SortPairsIsAStableSortByKey) {
   }
 }
 
-// The width of a group-by's (key, 64-bit aggregate) pairs: values with both halves set.
-TEST_P(Primitives, SortPairsCarriesSixtyFourBitValues) {
-  HASHLAB_TRACE_SEED(seed());
-  const auto keys = gen::generate_keys_host(gen::KeySpec::uniform(std::max<std::size_t>(n() / 4, 1)), seed(), n());
-  std::vector<std::uint32_t> rows(n());
-  std::iota(rows.begin(), rows.end(), 0u);
-  auto wide = [](std::uint32_t row) { return std::uint64_t{row} << 32 | (row ^ 0x9e3779b9u); };
-  std::vector<std::uint64_t> values(n());
-  std::transform(rows.begin(), rows.end(), values.begin(), wide);
-  auto dk = to_device(keys, stream);
-  auto dv = to_device(values, stream);
-  prim::sort_pairs(dk.data(), dv.data(), n(), stream);
-  const auto expected = reference::sort_pairs(keys, rows);
-  const auto got_k = dk.to_host(stream);
-  const auto got_v = dv.to_host(stream);
-  for (std::size_t i = 0; i < n(); ++i) {
-    ASSERT_EQ(got_k[i], expected[i].first) << "at " << i;
-    ASSERT_EQ(got_v[i], wide(expected[i].second)) << "at " << i;
-  }
-}
-
 TEST_P(Primitives, SortKeysSortsBothWidths) {
   HASHLAB_TRACE_SEED(seed());
   auto keys = gen::generate_keys_host(gen::KeySpec::unique(), seed(), n());

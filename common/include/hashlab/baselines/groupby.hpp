@@ -28,9 +28,7 @@ struct DeviceGroups {
 
 /// Copies `groups` groups of device memory (keys[g], aggregates[g]) to the host in the references'
 /// form, sorted by key (synchronises `stream`; the device arrays are untouched): the one-key,
-/// one-aggregate result of every GPU group-by here. The groups are put in key order on the device
-/// (a radix sort into scratch buffers) so that the host has nothing to sort; when the scratch does
-/// not fit the device's memory, the host sorts them instead.
+/// one-aggregate result of every GPU group-by here, put in key order on the host's cores.
 reference::GroupByResult groups_to_reference(const std::uint32_t* keys, const std::uint64_t* aggregates,
                                              std::size_t groups, Aggregation op, cudaStream_t stream);
 

@@ -30,8 +30,6 @@ void sort_pairs(std::uint32_t* keys, std::uint32_t* values, std::size_t n, cudaS
                 int begin_bit = 0, int end_bit = 32);
 void sort_pairs(std::uint64_t* keys, std::uint32_t* values, std::size_t n, cudaStream_t stream,
                 int begin_bit = 0, int end_bit = 64);
-void sort_pairs(std::uint32_t* keys, std::uint64_t* values, std::size_t n, cudaStream_t stream,
-                int begin_bit = 0, int end_bit = 32);
 
 /// Runs of equal keys in a sorted array: unique_out[r], counts_out[r] for r < *d_runs.
 void run_length_encode(const std::uint32_t* sorted_keys, std::size_t n, std::uint32_t* unique_out,
