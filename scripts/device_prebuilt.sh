@@ -11,11 +11,12 @@
 #   scripts/device_prebuilt.sh pack                      $OUT's files into one $OUT/out.tgz (run last)
 #   scripts/device_prebuilt.sh owndata                   the own-data commands at 2M rows (and MP-EGA
 #                                                        on 60M rows, 480 MB, in a 128 MiB budget), --verify
-# Logs go to $OUT (or build/prebuilt). The binaries unpack into build/prebuilt/.
+# Logs go to $OUT (or build/prebuilt). The binaries unpack into build/prebuilt/ (PREBUILT=build uses
+# the binaries of a build made on the device instead).
 set -uo pipefail
 OUT=${OUT:-build/prebuilt}
 mkdir -p "$OUT"
-B=build/prebuilt
+B=${PREBUILT:-build/prebuilt}  # PREBUILT=build: the binaries of a build made on the device itself
 if [ ! -x "$B/hashlab" ]; then
   mkdir -p "$B" && tar xJf .devbin/bin.tar.xz -C "$B" || { echo "no .devbin/bin.tar.xz"; exit 1; }
 fi
