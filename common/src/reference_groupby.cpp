@@ -259,20 +259,29 @@ bool sort_one_key_one_column(GroupByResult& r, unsigned threads) {
 }  // namespace
 
 void GroupByResult::sort_by_key() {
-  // A result in key order already (a GPU group-by's, sorted on the device) is left as it is: the
+  // A result in key order already (a sort-based group-by's) is left as it is: the
   // parallel scan costs a fraction of the sort, which would leave it unchanged (it is stable).
   if (sorted_by_key()) return;
   const std::size_t n = groups();
   const unsigned threads = cpu::threads_for_items(n);
   if (sort_one_key_one_column(*this, threads)) return;
   std::vector<std::size_t> order(n);
-  if (keys.size() == 1 && n <= std::numeric_limits<std::uint32_t>::max()) {
-    // One key column (the common case, up to 10^8 groups): (key, group) words, radix-sorted by
-    // the key; the sort is stable, so equal keys stay in group order.
+  if (n <= std::numeric_limits<std::uint32_t>::max()) {
+    for (const auto& column : keys)
+      if (column.size() != n) return;  // a malformed result is left for compare() to report
+    // (key, group) words radix-sorted by the key, one key column at a time from the last: the sort
+    // is stable, so each pass keeps the order of the columns after it, and equal key tuples stay
+    // in group order (the order std::sort below gives).
     std::vector<std::uint64_t> packed(n);
-    const std::uint32_t* column = keys[0].data();
-    cpu::parallel_for(n, threads, [&](std::size_t g) { packed[g] = std::uint64_t{column[g]} << 32 | g; });
-    cpu::radix_sort(packed, [](std::uint64_t word) { return static_cast<std::uint32_t>(word >> 32); }, threads);
+    for (std::size_t c = keys.size(); c-- > 0;) {
+      const std::uint32_t* column = keys[c].data();
+      const bool first_pass = c + 1 == keys.size();
+      cpu::parallel_for(n, threads, [&](std::size_t g) {
+        const std::uint64_t group = first_pass ? g : static_cast<std::uint32_t>(packed[g]);
+        packed[g] = std::uint64_t{column[group]} << 32 | group;
+      });
+      cpu::radix_sort(packed, [](std::uint64_t word) { return static_cast<std::uint32_t>(word >> 32); }, threads);
+    }
     cpu::parallel_for(n, threads, [&](std::size_t g) { order[g] = static_cast<std::uint32_t>(packed[g]); });
   } else {
     std::iota(order.begin(), order.end(), std::size_t{0});

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <numeric>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -351,7 +353,7 @@ TEST(ReferenceGroupBy, SortByKeyOrdersLaterColumnsWithinEqualFirstColumns) {
   EXPECT_EQ(r.aggregates[0].exact, (std::vector<std::int64_t>{11, 12, 20, 21}));
 }
 
-// The shortcut for a result in key order already (a GPU group-by's, sorted on the device): equal
+// The shortcut for a result in key order already (a sort-based group-by's): equal
 // keys included, on several threads (more than 64Ki groups), nothing moves.
 TEST(ReferenceGroupBy, SortByKeyLeavesAResultInKeyOrderAsItIs) {
   constexpr std::size_t kGroups = std::size_t{1} << 18;
@@ -381,6 +383,33 @@ TEST(ReferenceGroupBy, SortByKeySortsAResultOutOfOrderOnlyAtItsEnd) {
   r.sort_by_key();
   EXPECT_EQ(r.keys[0], (std::vector<std::uint32_t>{1, 2, 3, 4, 5}));
   EXPECT_EQ(r.aggregates[0].exact, (std::vector<std::int64_t>{10, 20, 30, 40, 50}));
+}
+
+// Several threads and every byte of the keys: the column-by-column radix sort must give the
+// order of a stable sort by the whole tuple (equal tuples in group order).
+TEST(ReferenceGroupBy, SortByKeyOfManyTuplesMatchesAStableSortByTheTuple) {
+  const std::size_t n = 300000;
+  std::mt19937 rng(static_cast<std::mt19937::result_type>(test_seed()));
+  GroupByResult r;
+  r.keys.assign(3, std::vector<std::uint32_t>(n));
+  r.aggregates.resize(1);
+  r.aggregates[0].exact.resize(n);
+  for (std::size_t g = 0; g < n; ++g) {
+    r.keys[0][g] = rng() % 3;                  // many ties to break by the later columns
+    r.keys[1][g] = rng() % 5 * 0x01010101u;  // every byte of the key varies
+    r.keys[2][g] = rng() % 100;                // some whole tuples equal
+    r.aggregates[0].exact[g] = static_cast<std::int64_t>(g);
+  }
+  std::vector<std::size_t> order(n);
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    for (const auto& column : r.keys)
+      if (column[a] != column[b]) return column[a] < column[b];
+    return false;
+  });
+  r.sort_by_key();
+  ASSERT_TRUE(r.sorted_by_key());
+  for (std::size_t g = 0; g < n; ++g) ASSERT_EQ(r.aggregates[0].exact[g], static_cast<std::int64_t>(order[g])) << "at " << g;
 }
 
 // ---- parse_aggregation ------------------------------------------------------------------------

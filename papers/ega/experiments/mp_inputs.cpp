@@ -51,7 +51,11 @@ void time_mp(PointContext& ctx, MpInput& in, MpEgaConfig config) {
     throw harness::SkipPoint("a GPU memory budget of " + std::to_string(config.gpu_memory_budget >> 10) +
                              " KiB (this n's share) cannot hold one tile per stream for " +
                              std::to_string(config.streams) + " streams; larger n can");
-  MpEga mp(config, n);  // device buffers and pinned workspace: allocated before the timing
+  // Device buffers and pinned workspace: allocated before the timing. The workspace (gigabytes
+  // of pinned memory at 100M rows, as long to pin as a run takes) is shared by the points of one
+  // input; "mp:" lets the next input's build drop it with the input.
+  auto& host = ctx.cached<MpEgaHostWorkspace>("mp:workspace:" + std::to_string(n), [] { return MpEgaHostWorkspace{}; });
+  MpEga mp(config, n, &host);
   const HostGroups* out = nullptr;
   const auto t = ctx.time_host([&] { out = &mp.run(in.keys.data(), in.values.data(), n, kOp); });
   ctx.report_time("groupby", t, static_cast<double>(n), "rows");

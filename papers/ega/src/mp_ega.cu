@@ -12,6 +12,7 @@
 #include <exception>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <mutex>
 #include <numeric>
 #include <stdexcept>
@@ -238,7 +239,30 @@ std::size_t MpEga::tile_rows_for(std::size_t budget, int streams) {
   return rows < kMinTileRows ? 0 : rows;
 }
 
-MpEga::MpEga(const MpEgaConfig& config, std::size_t max_rows) : config_(config), max_rows_(max_rows) {
+namespace {
+
+// Pins `rows` elements when the buffer holds fewer; the old one is freed first, so that the two
+// never hold host memory together.
+template <class T>
+void grow(PinnedBuffer<T>& buffer, std::size_t rows) {
+  if (buffer.size() >= rows) return;
+  buffer = PinnedBuffer<T>();
+  buffer = PinnedBuffer<T>(rows);
+}
+
+}  // namespace
+
+void MpEgaHostWorkspace::reserve(std::size_t tile_rows, std::size_t merged_rows, std::size_t result_rows) {
+  grow(tile_keys, tile_rows);
+  grow(tile_values, tile_rows);
+  grow(merged_keys, merged_rows);
+  grow(merged_values, merged_rows);
+  grow(result_keys, result_rows);
+  grow(result_values, result_rows);
+}
+
+MpEga::MpEga(const MpEgaConfig& config, std::size_t max_rows, MpEgaHostWorkspace* host)
+    : config_(config), max_rows_(max_rows) {
   config_.validate();
   std::size_t free_bytes = 0, total_bytes = 0;
   HASHLAB_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
@@ -259,19 +283,22 @@ MpEga::MpEga(const MpEgaConfig& config, std::size_t max_rows) : config_(config),
   for (auto& c : contexts_) c->stream.synchronize();
   // Tile j writes at j * L, the last tile may be short; whole 16-byte vectors for the gather's reads.
   const std::size_t capacity = div_up<std::size_t>(max_rows_ + tile_rows_, 4) * 4;
-  tile_keys_ = PinnedBuffer<std::uint32_t>(capacity);
-  tile_values_ = PinnedBuffer<std::uint64_t>(capacity);
-  void* mapped = nullptr;  // the gather reads the tiles' output where it lies (unified addressing)
-  HASHLAB_CUDA_CHECK(cudaHostGetDevicePointer(&mapped, tile_keys_.data(), 0));
-  tile_keys_device_ = static_cast<const std::uint32_t*>(mapped);
-  HASHLAB_CUDA_CHECK(cudaHostGetDevicePointer(&mapped, tile_values_.data(), 0));
-  tile_values_device_ = static_cast<const std::uint64_t*>(mapped);
-  if (config_.merge_copy != MergeCopy::kGpuGather) {
-    merged_keys_ = PinnedBuffer<std::uint32_t>(max_rows_);
-    merged_values_ = PinnedBuffer<std::uint64_t>(max_rows_);
+  if (host == nullptr) {
+    own_host_ = std::make_unique<MpEgaHostWorkspace>();
+    host = own_host_.get();
   }
-  result_keys_ = PinnedBuffer<std::uint32_t>(max_rows_);
-  result_values_ = PinnedBuffer<std::uint64_t>(max_rows_);
+  host->reserve(capacity, config_.merge_copy != MergeCopy::kGpuGather ? max_rows_ : 0, max_rows_);
+  tile_keys_ = host->tile_keys.data();
+  tile_values_ = host->tile_values.data();
+  merged_keys_ = host->merged_keys.data();
+  merged_values_ = host->merged_values.data();
+  result_keys_ = host->result_keys.data();
+  result_values_ = host->result_values.data();
+  void* mapped = nullptr;  // the gather reads the tiles' output where it lies (unified addressing)
+  HASHLAB_CUDA_CHECK(cudaHostGetDevicePointer(&mapped, tile_keys_, 0));
+  tile_keys_device_ = static_cast<const std::uint32_t*>(mapped);
+  HASHLAB_CUDA_CHECK(cudaHostGetDevicePointer(&mapped, tile_values_, 0));
+  tile_values_device_ = static_cast<const std::uint64_t*>(mapped);
 }
 
 MpEga::~MpEga() = default;
@@ -361,9 +388,9 @@ void MpEga::generate(const std::uint32_t* keys, const std::uint32_t* values, std
         HASHLAB_CHECK_LAUNCH();
       }
       // Copy out, to tile j's place in the pinned workspace.
-      HASHLAB_CUDA_CHECK(cudaMemcpyAsync(tile_keys_.data() + first, b.red_keys.data(),
+      HASHLAB_CUDA_CHECK(cudaMemcpyAsync(tile_keys_ + first, b.red_keys.data(),
                                          g.count * sizeof(std::uint32_t), cudaMemcpyDeviceToHost, s));
-      HASHLAB_CUDA_CHECK(cudaMemcpyAsync(tile_values_.data() + first, b.red_values.data(),
+      HASHLAB_CUDA_CHECK(cudaMemcpyAsync(tile_values_ + first, b.red_values.data(),
                                          g.count * sizeof(std::uint64_t), cudaMemcpyDeviceToHost, s));
       HASHLAB_CUDA_CHECK(cudaMemcpyAsync(ctx.begins.data(), ctx.counts.data(), parts * sizeof(std::uint32_t),
                                          cudaMemcpyDeviceToHost, s));
@@ -379,7 +406,7 @@ void MpEga::generate(const std::uint32_t* keys, const std::uint32_t* values, std
       const std::size_t first = j * L;
       const std::size_t rows = std::min(L, n - first);
       partition_tile_on_cpu(keys + first, values + first, rows, op, parts, config_.cpu_tile_threads,
-                            tile_keys_.data() + first, tile_values_.data() + first, tile_offsets_[j]);
+                            tile_keys_ + first, tile_values_ + first, tile_offsets_[j]);
       tile_sizes_[j] = rows;
       ++cpu_tiles;
     }
@@ -454,8 +481,8 @@ void MpEga::copy_merged_partition(std::size_t m) {
   std::size_t at = merged_begin_[m];
   for (std::size_t q = piece_begin_[m]; q < piece_begin_[m + 1]; ++q) {
     const Piece& piece = pieces_[q];
-    std::memcpy(merged_keys_.data() + at, tile_keys_.data() + piece.first, piece.rows * sizeof(std::uint32_t));
-    std::memcpy(merged_values_.data() + at, tile_values_.data() + piece.first, piece.rows * sizeof(std::uint64_t));
+    std::memcpy(merged_keys_ + at, tile_keys_ + piece.first, piece.rows * sizeof(std::uint32_t));
+    std::memcpy(merged_values_ + at, tile_values_ + piece.first, piece.rows * sizeof(std::uint64_t));
     at += piece.rows;
   }
 }
@@ -464,7 +491,7 @@ template <typename Visit>
 void MpEga::for_each_piece(std::size_t m, bool merged, std::size_t from, std::size_t to, Visit&& visit) const {
   if (merged) {
     const std::size_t begin = merged_begin_[m];
-    if (from < to) visit(merged_keys_.data() + begin + from, merged_values_.data() + begin + from, to - from);
+    if (from < to) visit(merged_keys_ + begin + from, merged_values_ + begin + from, to - from);
     return;
   }
   std::size_t row = 0;  // the merged partition's row where piece q starts
@@ -473,7 +500,7 @@ void MpEga::for_each_piece(std::size_t m, bool merged, std::size_t from, std::si
     const std::size_t lo = std::max(from, row), hi = std::min(to, row + piece.rows);
     if (lo < hi) {
       const std::size_t at = piece.first + (lo - row);
-      visit(tile_keys_.data() + at, tile_values_.data() + at, hi - lo);
+      visit(tile_keys_ + at, tile_values_ + at, hi - lo);
     }
     row += piece.rows;
   }
@@ -484,9 +511,9 @@ void MpEga::load_rows(StreamContext& ctx, std::size_t m, bool merged, std::size_
   auto& b = ctx.ega.buffers();
   if (merged) {  // the merged partition is contiguous: one copy
     const std::size_t begin = merged_begin_[m] + from;
-    HASHLAB_CUDA_CHECK(cudaMemcpyAsync(b.red_keys.data() + at, merged_keys_.data() + begin,
+    HASHLAB_CUDA_CHECK(cudaMemcpyAsync(b.red_keys.data() + at, merged_keys_ + begin,
                                        rows * sizeof(std::uint32_t), cudaMemcpyHostToDevice, ctx.stream));
-    HASHLAB_CUDA_CHECK(cudaMemcpyAsync(b.red_values.data() + at, merged_values_.data() + begin,
+    HASHLAB_CUDA_CHECK(cudaMemcpyAsync(b.red_values.data() + at, merged_values_ + begin,
                                        rows * sizeof(std::uint64_t), cudaMemcpyHostToDevice, ctx.stream));
     return;
   }
@@ -497,7 +524,7 @@ void MpEga::load_rows(StreamContext& ctx, std::size_t m, bool merged, std::size_
   std::size_t first_piece_row = 0;
   for_each_piece(m, false, from, from + rows, [&](const std::uint32_t* keys, const std::uint64_t*, std::size_t count) {
     ctx.gather_starts.push_back(static_cast<std::uint32_t>(first_piece_row));
-    ctx.gather_sources.push_back(static_cast<std::uint64_t>(keys - tile_keys_.data()));
+    ctx.gather_sources.push_back(static_cast<std::uint64_t>(keys - tile_keys_));
     first_piece_row += count;
   });
   if (rows == 0) return;
@@ -635,8 +662,8 @@ void MpEga::aggregate_on_cpu(CpuTable& table, const std::uint32_t* keys, const s
 void MpEga::emit(const CpuTable& table, ProcessCounters& counters) {
   std::size_t at = counters.out_count.fetch_add(table.size());
   table.for_each([&](std::uint32_t key, std::uint64_t value) {
-    result_keys_.data()[at] = key;
-    result_values_.data()[at] = value;
+    result_keys_[at] = key;
+    result_values_[at] = value;
     ++at;
   });
 }
@@ -694,9 +721,9 @@ void MpEga::process_partition(StreamContext& ctx, std::size_t m, bool merged, Ag
   }
   if (loaded == rows) {  // the GPU's groups are the partition's: copy them out
     const std::size_t at = counters.out_count.fetch_add(results);
-    HASHLAB_CUDA_CHECK(cudaMemcpyAsync(result_keys_.data() + at, g.keys, results * sizeof(std::uint32_t),
+    HASHLAB_CUDA_CHECK(cudaMemcpyAsync(result_keys_ + at, g.keys, results * sizeof(std::uint32_t),
                                        cudaMemcpyDeviceToHost, s));
-    HASHLAB_CUDA_CHECK(cudaMemcpyAsync(result_values_.data() + at, g.aggregates, results * sizeof(std::uint64_t),
+    HASHLAB_CUDA_CHECK(cudaMemcpyAsync(result_values_ + at, g.aggregates, results * sizeof(std::uint64_t),
                                        cudaMemcpyDeviceToHost, s));
     HASHLAB_CUDA_CHECK(cudaStreamSynchronize(s));
     return;
@@ -782,7 +809,7 @@ void MpEga::process(Aggregation op, std::chrono::steady_clock::time_point merge_
   stats_.full_partitions = counters.full_tables;
   stats_.cpu_rows = counters.cpu_rows;
   stats_.gathered_partitions = counters.gathered;
-  result_ = HostGroups{result_keys_.data(), result_values_.data(), counters.out_count};
+  result_ = HostGroups{result_keys_, result_values_, counters.out_count};
 }
 
 namespace {

@@ -17,13 +17,26 @@ namespace {
 
 constexpr std::uint64_t kEntriesPerThread = std::uint64_t{1} << 20;  // below this, threads cost more than they save
 constexpr unsigned kMaxThreads = 16;
+// Entries ahead whose rows are prefetched: of 8, 16, 32, 64, 32 checked 32Mi keys fastest on a
+// 2-core machine (about 250 ms, against 650 ms without prefetching).
+constexpr std::uint32_t kPrefetchAhead = 32;
 
 /// Checks the entries of vertices [first, last): "" or the first problem found in that range.
 std::string check_vertices(const HostGraph& graph, const std::vector<std::uint32_t>& keys, std::uint32_t first,
                            std::uint32_t last, std::atomic<std::uint64_t>* seen) {
   const std::uint64_t n = keys.size();
+  const std::uint32_t end = graph.offsets[last];  // the range's entries are [offsets[first], end)
   for (std::uint32_t v = first; v < last; ++v) {
     for (std::uint32_t p = graph.offsets[v]; p < graph.offsets[v + 1]; ++p) {
+      // The two reads by row below miss the cache (rows in hash order); asking for a later
+      // entry's rows now keeps many misses in flight.
+      if (std::uint64_t{p} + kPrefetchAhead < end) {
+        const std::uint32_t ahead = graph.entries[p + kPrefetchAhead].index;
+        if (ahead < n) {
+          __builtin_prefetch(&keys[ahead]);
+          __builtin_prefetch(&seen[ahead >> 6], 1);
+        }
+      }
       const Entry e = graph.entries[p];
       // The message is built only on failure: this loop runs over every entry of 100M-key tables.
       const auto where = [&] {
@@ -54,8 +67,9 @@ std::string check_against_input(const HostGraph& graph, const std::vector<std::u
   if (graph.offsets.back() != n)
     return "offsets[range] = " + std::to_string(graph.offsets.back()) + ", expected n = " + std::to_string(n);
   // Monotone offsets from 0 to n: every list below lies inside the entries.
-  for (std::uint32_t v = 0; v < graph.range; ++v)
-    if (graph.offsets[v + 1] < graph.offsets[v]) return "offsets decrease at vertex " + std::to_string(v);
+  const std::size_t decrease =
+      cpu::first_index_where(graph.range, [&](std::size_t v) { return graph.offsets[v + 1] < graph.offsets[v]; });
+  if (decrease < graph.range) return "offsets decrease at vertex " + std::to_string(decrease);
 
   const auto seen = std::make_unique<std::atomic<std::uint64_t>[]>((n + 63) / 64);  // value-initialised: zero
   const unsigned threads = std::min(kMaxThreads, cpu::threads_for_items(n, kEntriesPerThread));

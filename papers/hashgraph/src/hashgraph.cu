@@ -1,4 +1,5 @@
 // The HashGraph object: sizes, validation and the storage both builds share.
+#include <algorithm>
 #include <cmath>
 #include <iomanip>
 #include <sstream>
@@ -100,10 +101,21 @@ void HashGraph::build(const std::uint32_t* keys, std::uint64_t n, cudaStream_t s
 
 HostGraph HashGraph::to_host(cudaStream_t stream) const {
   HostGraph host;
-  host.range = range_;
-  host.offsets = offsets_.to_host(stream);
-  host.entries = entries_.to_host(stream, size_);
+  to_host(host, stream);
   return host;
+}
+
+void HashGraph::to_host(HostGraph& out, cudaStream_t stream) const {
+  out.range = range_;
+  out.offsets.resize(offsets_.size());
+  out.entries.resize(std::min<std::size_t>(size_, entries_.size()));
+  if (!out.offsets.empty())
+    HASHLAB_CUDA_CHECK(cudaMemcpyAsync(out.offsets.data(), offsets_.data(), offsets_.bytes(), cudaMemcpyDeviceToHost,
+                                       stream));
+  if (!out.entries.empty())
+    HASHLAB_CUDA_CHECK(cudaMemcpyAsync(out.entries.data(), entries_.data(), out.entries.size() * sizeof(Entry),
+                                       cudaMemcpyDeviceToHost, stream));
+  HASHLAB_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
 }  // namespace hashlab::hashgraph

@@ -46,8 +46,12 @@ ReportDataset& dataset(PointContext& ctx, std::size_t rows, std::uint64_t unique
   });
 }
 
+std::string difference_from_reference(const ReportDataset& d, const reference::GroupByResult& got) {
+  return reference::compare(d.expected, got, 1e-9);
+}
+
 void verify_against(PointContext& ctx, const ReportDataset& d, const reference::GroupByResult& got) {
-  const std::string diff = reference::compare(d.expected, got, 1e-9);
+  const std::string diff = difference_from_reference(d, got);
   ctx.verify(diff.empty(), diff);
 }
 

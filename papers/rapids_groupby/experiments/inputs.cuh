@@ -61,6 +61,9 @@ ReportDataset& dataset(PointContext& ctx, std::size_t rows, std::uint64_t unique
                  const std::vector<Aggregation>& ops);
 
 void verify_against(PointContext& ctx, const ReportDataset& d, const reference::GroupByResult& got);
+/// What verify_against checks, without the context: "" when `got` equals the reference, else the
+/// first difference (safe on any thread).
+std::string difference_from_reference(const ReportDataset& d, const reference::GroupByResult& got);
 
 double mean_of(const std::vector<double>& x);
 

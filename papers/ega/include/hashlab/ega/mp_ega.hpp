@@ -71,7 +71,19 @@ struct MpEgaConfig {
   void validate() const;
 };
 
-/// Groups in pinned host memory (owned by the MpEga that computed them; valid until its next run).
+/// MP-EGA's pinned host workspace: the tiles' partitioned output, the merged partitions and the
+/// result. Pinning gigabytes takes about as long as a run, so MpEgas that run one after another on
+/// inputs of one size (an experiment's configurations) may share one; each grows it to what it
+/// needs, and it never shrinks. Nothing in it outlives a run but the run's result.
+struct MpEgaHostWorkspace {
+  PinnedBuffer<std::uint32_t> tile_keys, merged_keys, result_keys;
+  PinnedBuffer<std::uint64_t> tile_values, merged_values, result_values;
+  /// Makes each part hold at least this many rows (pins anew only the parts that are too small).
+  void reserve(std::size_t tile_rows, std::size_t merged_rows, std::size_t result_rows);
+};
+
+/// Groups in pinned host memory (owned by the MpEga that computed them, or by its shared
+/// workspace; valid until the next run of an MpEga on that memory).
 struct HostGroups {
   const std::uint32_t* keys = nullptr;
   const std::uint64_t* aggregates = nullptr;
@@ -107,8 +119,10 @@ class MpEga {
  public:
   /// Allocates s streams' device buffers within the budget and pinned host workspace for up to
   /// `max_rows` input rows (36 bytes a row; 24 with MergeCopy::kGpuGather). Throws std::invalid_argument when the budget cannot
-  /// hold one tile per stream or exceeds the free device memory.
-  MpEga(const MpEgaConfig& config, std::size_t max_rows);
+  /// hold one tile per stream or exceeds the free device memory. With `host`, the pinned workspace
+  /// is that one (grown as needed) instead of its own: it must outlive this MpEga, and serve no
+  /// other MpEga while this one runs.
+  MpEga(const MpEgaConfig& config, std::size_t max_rows, MpEgaHostWorkspace* host = nullptr);
   ~MpEga();
   MpEga(const MpEga&) = delete;
   MpEga& operator=(const MpEga&) = delete;
@@ -160,11 +174,12 @@ class MpEga {
   std::size_t max_rows_ = 0;
   std::size_t tile_rows_ = 0;
   std::vector<std::unique_ptr<StreamContext>> contexts_;
-  // Pinned workspace: the tiles' partitioned output (tile j at j * L); the merged partitions
-  // (not with MergeCopy::kGpuGather); the result (its own buffer: the merge still reads the tiles' output
-  // while the first partitions are processed).
-  PinnedBuffer<std::uint32_t> tile_keys_, merged_keys_, result_keys_;
-  PinnedBuffer<std::uint64_t> tile_values_, merged_values_, result_values_;
+  // Pinned workspace (own_host_ or the caller's): the tiles' partitioned output (tile j at j * L);
+  // the merged partitions (not with MergeCopy::kGpuGather); the result (its own buffer: the merge
+  // still reads the tiles' output while the first partitions are processed).
+  std::unique_ptr<MpEgaHostWorkspace> own_host_;
+  std::uint32_t *tile_keys_ = nullptr, *merged_keys_ = nullptr, *result_keys_ = nullptr;
+  std::uint64_t *tile_values_ = nullptr, *merged_values_ = nullptr, *result_values_ = nullptr;
   const std::uint32_t* tile_keys_device_ = nullptr;  // the tiles' output as the GPU addresses it
   const std::uint64_t* tile_values_device_ = nullptr;
   // Per run.

@@ -110,6 +110,9 @@ class HashGraph {
 
   /// Copies the table to the host (synchronises `stream`).
   HostGraph to_host(cudaStream_t stream) const;
+  /// The same into `out`, whose vectors keep their memory when large enough: checks of tables of
+  /// one size, one after another, allocate and fault in the host copy once.
+  void to_host(HostGraph& out, cudaStream_t stream) const;
 
  private:
   void build_v1(const std::uint32_t* keys, std::uint64_t n, cudaStream_t stream, PhaseTimer* phases);
