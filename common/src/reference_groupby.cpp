@@ -315,29 +315,46 @@ bool GroupByResult::sorted_by_key() const {
   return cpu::first_index_where(n, [&](std::size_t g) { return g + 1 < n && before(g + 1, g); }) == n;
 }
 
+namespace {
+
+// The row count of a column-major group-by input, after checking its shape (`who` names the caller
+// in the errors).
 template <class V>
-GroupByResult groupby(const std::vector<std::vector<std::uint32_t>>& key_columns,
-                      const std::vector<std::vector<V>>& value_columns, const std::vector<Aggregation>& ops) {
-  if (key_columns.empty()) throw std::invalid_argument("groupby needs at least one key column");
+std::size_t checked_rows(const char* who, const std::vector<std::vector<std::uint32_t>>& key_columns,
+                         const std::vector<std::vector<V>>& value_columns, const std::vector<Aggregation>& ops) {
+  const std::string at = std::string(who) + ": ";
+  if (key_columns.empty()) throw std::invalid_argument(at + "needs at least one key column");
   const std::size_t n = key_columns.front().size();
   for (std::size_t c = 1; c < key_columns.size(); ++c)
     if (key_columns[c].size() != n)
-      throw std::invalid_argument("groupby: key column " + std::to_string(c) + " has " +
+      throw std::invalid_argument(at + "key column " + std::to_string(c) + " has " +
                                   std::to_string(key_columns[c].size()) + " rows but key column 0 has " +
                                   std::to_string(n));
   if (value_columns.size() != ops.size())
-    throw std::invalid_argument("groupby: " + std::to_string(value_columns.size()) + " value columns but " +
+    throw std::invalid_argument(at + std::to_string(value_columns.size()) + " value columns but " +
                                 std::to_string(ops.size()) + " aggregations (one per value column)");
   for (std::size_t v = 0; v < value_columns.size(); ++v)
     if (value_columns[v].size() != n)
-      throw std::invalid_argument("groupby: value column " + std::to_string(v) + " has " +
+      throw std::invalid_argument(at + "value column " + std::to_string(v) + " has " +
                                   std::to_string(value_columns[v].size()) + " rows but the key columns have " +
                                   std::to_string(n));
-  KeyColumns keys;
-  for (const auto& column : key_columns) keys.columns.push_back(column.data());
-  std::vector<const V*> values;
-  for (const auto& column : value_columns) values.push_back(column.data());
-  return groupby_columns(keys, n, values, ops);
+  return n;
+}
+
+template <class T>
+std::vector<const T*> data_of(const std::vector<std::vector<T>>& columns) {
+  std::vector<const T*> out;
+  for (const auto& column : columns) out.push_back(column.data());
+  return out;
+}
+
+}  // namespace
+
+template <class V>
+GroupByResult groupby(const std::vector<std::vector<std::uint32_t>>& key_columns,
+                      const std::vector<std::vector<V>>& value_columns, const std::vector<Aggregation>& ops) {
+  const std::size_t n = checked_rows("groupby", key_columns, value_columns, ops);
+  return groupby_columns(KeyColumns{data_of(key_columns)}, n, data_of(value_columns), ops);
 }
 
 template <class V>
@@ -348,56 +365,102 @@ GroupByResult groupby(const std::vector<std::uint32_t>& keys, const std::vector<
   return groupby_columns(KeyColumns{{keys.data()}}, keys.size(), std::vector<const V*>{values.data()}, {op});
 }
 
+namespace {
+
+// sorted_groupby's work on raw columns of n rows: the rows in key-tuple order by a stable LSD radix
+// sort of (key, row) words, one key column at a time from the last (each pass keeps the order of
+// the columns after it, and equal tuples stay in input order); then thread t folds the groups that
+// start in its chunk of the sorted rows, each value column with the reference's accumulator in
+// input order; the parts are copied into place on all threads.
 template <class V>
-GroupByResult sorted_groupby(const std::vector<std::uint32_t>& keys, const std::vector<V>& values, Aggregation op,
-                             unsigned threads) {
-  const std::size_t n = keys.size();
-  if (values.size() != n)
-    throw std::invalid_argument("sorted_groupby: " + std::to_string(n) + " keys but " + std::to_string(values.size()) +
-                                " values");
+GroupByResult sorted_groupby_columns(const std::vector<const std::uint32_t*>& keys, const std::vector<const V*>& values,
+                                     const std::vector<Aggregation>& ops, std::size_t n, unsigned threads) {
   if (n > std::numeric_limits<std::uint32_t>::max())
     throw std::invalid_argument("sorted_groupby: " + std::to_string(n) + " rows; at most 2^32 - 1");
   if (threads == 0) threads = cpu::threads_for_items(n);
-  // (key, row) words in key order; the sort is stable, so each key's rows stay in input order.
   std::vector<std::uint64_t> sorted(n);
-  cpu::parallel_for(n, threads, [&](std::size_t i) { sorted[i] = std::uint64_t{keys[i]} << 32 | i; });
-  cpu::radix_sort(sorted, [](std::uint64_t word) { return static_cast<std::uint32_t>(word >> 32); }, threads);
-  // Thread t folds the groups that start in its chunk of the sorted rows, each with the
-  // reference's accumulator in input order; the parts concatenate in key order.
-  auto key_at = [&](std::size_t i) { return static_cast<std::uint32_t>(sorted[i] >> 32); };
-  auto group_start = [&](std::size_t i) {  // the first row at or after i that starts a group
-    while (i > 0 && i < n && key_at(i) == key_at(i - 1)) ++i;
+  for (std::size_t c = keys.size(); c-- > 0;) {
+    const std::uint32_t* column = keys[c];
+    const bool first_pass = c + 1 == keys.size();
+    cpu::parallel_for(n, threads, [&](std::size_t i) {
+      const std::uint64_t row = first_pass ? i : static_cast<std::uint32_t>(sorted[i]);
+      sorted[i] = std::uint64_t{column[row]} << 32 | row;
+    });
+    cpu::radix_sort(sorted, [](std::uint64_t word) { return static_cast<std::uint32_t>(word >> 32); }, threads);
+  }
+  auto row_at = [&](std::size_t i) { return static_cast<std::uint32_t>(sorted[i]); };
+  auto starts_group = [&](std::size_t i) {  // sorted row i has another key tuple than row i - 1
+    if (i == 0 || sorted[i] >> 32 != sorted[i - 1] >> 32) return true;
+    for (std::size_t c = 1; c < keys.size(); ++c)
+      if (keys[c][row_at(i)] != keys[c][row_at(i - 1)]) return true;
+    return false;
+  };
+  auto group_start = [&](std::size_t i) {  // the first sorted row at or after i that starts a group
+    while (i < n && !starts_group(i)) ++i;
     return i;
   };
   std::vector<GroupByResult> parts(threads);
   cpu::run_threads(threads, [&](unsigned t) {
     const std::size_t begin = group_start(cpu::chunk_begin(t, threads, n));
     const std::size_t end = group_start(cpu::chunk_begin(t + 1, threads, n));
-    std::vector<std::uint32_t> part_keys;
+    std::vector<std::vector<std::uint32_t>> part_keys(keys.size());
     std::vector<std::int64_t> rows_of_group;
-    Accumulator<V> acc(op);
+    std::vector<Accumulator<V>> acc(ops.begin(), ops.end());
     for (std::size_t i = begin; i < end; ++i) {
-      const V v = values[static_cast<std::uint32_t>(sorted[i])];
-      if (i == begin || key_at(i) != key_at(i - 1)) {
-        part_keys.push_back(key_at(i));
+      const std::uint32_t row = row_at(i);
+      if (i == begin || starts_group(i)) {
+        for (std::size_t c = 0; c < keys.size(); ++c) part_keys[c].push_back(keys[c][row]);
         rows_of_group.push_back(1);
-        acc.add_group(v);
+        for (std::size_t v = 0; v < values.size(); ++v) acc[v].add_group(values[v][row]);
       } else {
         ++rows_of_group.back();
-        acc.update(rows_of_group.size() - 1, v);
+        for (std::size_t v = 0; v < values.size(); ++v) acc[v].update(rows_of_group.size() - 1, values[v][row]);
       }
     }
-    parts[t].keys.push_back(std::move(part_keys));
-    parts[t].aggregates.push_back(acc.finish(rows_of_group));
+    parts[t].keys = std::move(part_keys);
+    for (const auto& a : acc) parts[t].aggregates.push_back(a.finish(rows_of_group));
   });
-  GroupByResult result = std::move(parts[0]);
-  for (unsigned t = 1; t < threads; ++t) {
-    auto append = [](auto& to, const auto& from) { to.insert(to.end(), from.begin(), from.end()); };
-    append(result.keys[0], parts[t].keys[0]);
-    append(result.aggregates[0].exact, parts[t].aggregates[0].exact);
-    append(result.aggregates[0].real, parts[t].aggregates[0].real);
+  // Each part's groups at its offset: the parts follow each other in key order.
+  std::vector<std::size_t> offset(threads + 1, 0);
+  for (unsigned t = 0; t < threads; ++t) offset[t + 1] = offset[t] + parts[t].groups();
+  GroupByResult result;
+  result.keys.assign(keys.size(), std::vector<std::uint32_t>(offset[threads]));
+  for (Aggregation op : ops) {  // exact or real as Accumulator::finish makes them
+    AggregateColumn column;
+    column.op = op;
+    const bool exact = op == Aggregation::kCount || (op != Aggregation::kMean && std::is_integral_v<V>);
+    if (exact) column.exact.resize(offset[threads]);
+    else column.real.resize(offset[threads]);
+    result.aggregates.push_back(std::move(column));
   }
+  cpu::run_threads(threads, [&](unsigned t) {
+    auto place = [&](const auto& from, auto& to) { std::copy(from.begin(), from.end(), to.begin() + offset[t]); };
+    for (std::size_t c = 0; c < keys.size(); ++c) place(parts[t].keys[c], result.keys[c]);
+    for (std::size_t v = 0; v < ops.size(); ++v) {
+      place(parts[t].aggregates[v].exact, result.aggregates[v].exact);
+      place(parts[t].aggregates[v].real, result.aggregates[v].real);
+    }
+  });
   return result;
+}
+
+}  // namespace
+
+template <class V>
+GroupByResult sorted_groupby(const std::vector<std::uint32_t>& keys, const std::vector<V>& values, Aggregation op,
+                             unsigned threads) {
+  if (values.size() != keys.size())
+    throw std::invalid_argument("sorted_groupby: " + std::to_string(keys.size()) + " keys but " +
+                                std::to_string(values.size()) + " values");
+  return sorted_groupby_columns<V>({keys.data()}, {values.data()}, {op}, keys.size(), threads);
+}
+
+template <class V>
+GroupByResult sorted_groupby(const std::vector<std::vector<std::uint32_t>>& key_columns,
+                             const std::vector<std::vector<V>>& value_columns, const std::vector<Aggregation>& ops,
+                             unsigned threads) {
+  const std::size_t n = checked_rows("sorted_groupby", key_columns, value_columns, ops);
+  return sorted_groupby_columns(data_of(key_columns), data_of(value_columns), ops, n, threads);
 }
 
 std::string compare(const GroupByResult& expected_in, const GroupByResult& actual_in, double rel_tol) {
@@ -517,5 +580,21 @@ template GroupByResult sorted_groupby<float>(const std::vector<std::uint32_t>&, 
                                              unsigned);
 template GroupByResult sorted_groupby<double>(const std::vector<std::uint32_t>&, const std::vector<double>&,
                                               Aggregation, unsigned);
+
+template GroupByResult sorted_groupby<std::int32_t>(const std::vector<std::vector<std::uint32_t>>&,
+                                             const std::vector<std::vector<std::int32_t>>&, const std::vector<Aggregation>&,
+                                             unsigned);
+template GroupByResult sorted_groupby<std::uint32_t>(const std::vector<std::vector<std::uint32_t>>&,
+                                             const std::vector<std::vector<std::uint32_t>>&, const std::vector<Aggregation>&,
+                                             unsigned);
+template GroupByResult sorted_groupby<std::int64_t>(const std::vector<std::vector<std::uint32_t>>&,
+                                             const std::vector<std::vector<std::int64_t>>&, const std::vector<Aggregation>&,
+                                             unsigned);
+template GroupByResult sorted_groupby<float>(const std::vector<std::vector<std::uint32_t>>&,
+                                             const std::vector<std::vector<float>>&, const std::vector<Aggregation>&,
+                                             unsigned);
+template GroupByResult sorted_groupby<double>(const std::vector<std::vector<std::uint32_t>>&,
+                                             const std::vector<std::vector<double>>&, const std::vector<Aggregation>&,
+                                             unsigned);
 
 }  // namespace hashlab::reference

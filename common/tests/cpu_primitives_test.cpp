@@ -180,6 +180,44 @@ TEST(SortedGroupBy, EqualsTheReferenceForEveryTypeAndAggregation) {
   }
 }
 
+// Several key columns and one aggregation per value column: equal to the reference bit for bit,
+// with tuples that share their first key (ties the later columns break), more threads than rows,
+// and the reference's errors for a malformed input.
+TEST(SortedGroupBy, SeveralKeyAndValueColumnsEqualTheReference) {
+  const std::uint64_t seed = testing::test_seed();
+  HASHLAB_TRACE_SEED(seed);
+  std::mt19937_64 rng(seed);
+  using reference::Aggregation;
+  const std::vector<Aggregation> ops = {Aggregation::kSum, Aggregation::kMin, Aggregation::kMean, Aggregation::kCount};
+  for (std::size_t n : {std::size_t{3}, std::size_t{100003}}) {
+    std::vector<std::vector<std::uint32_t>> keys(3, std::vector<std::uint32_t>(n));
+    std::vector<std::vector<double>> values(ops.size(), std::vector<double>(n));
+    for (std::size_t i = 0; i < n; ++i) {
+      keys[0][i] = static_cast<std::uint32_t>(rng() % 4);
+      keys[1][i] = static_cast<std::uint32_t>(rng() % 7) * 0x01010101u;  // every byte of the key varies
+      keys[2][i] = static_cast<std::uint32_t>(rng() % 50);
+      for (auto& column : values) column[i] = static_cast<double>(rng() % 100000) / 7;
+    }
+    const auto expected = reference::groupby(keys, values, ops);
+    for (unsigned threads : {1u, 5u, 16u}) {
+      const auto got = reference::sorted_groupby(keys, values, ops, threads);
+      EXPECT_EQ(got.keys, expected.keys) << n << " rows, " << threads << " threads";
+      ASSERT_EQ(got.aggregates.size(), ops.size());
+      for (std::size_t v = 0; v < ops.size(); ++v) {
+        EXPECT_EQ(got.aggregates[v].op, ops[v]);
+        EXPECT_EQ(got.aggregates[v].exact, expected.aggregates[v].exact) << reference::to_string(ops[v]);
+        EXPECT_EQ(got.aggregates[v].real, expected.aggregates[v].real) << reference::to_string(ops[v]);
+      }
+    }
+  }
+  const std::vector<std::vector<std::uint32_t>> two_keys = {{1, 2}, {1}};
+  EXPECT_THROW(reference::sorted_groupby(two_keys, std::vector<std::vector<double>>{{1, 2}}, {Aggregation::kSum}),
+               std::invalid_argument);
+  EXPECT_THROW(reference::sorted_groupby(std::vector<std::vector<std::uint32_t>>{{1, 2}},
+                                         std::vector<std::vector<double>>{{1, 2}}, {}),
+               std::invalid_argument);
+}
+
 TEST(SortedGroupBy, EmptyInputAndMismatchedLengths) {
   const auto empty = reference::sorted_groupby(std::vector<std::uint32_t>{}, std::vector<std::int32_t>{},
                                                reference::Aggregation::kSum);

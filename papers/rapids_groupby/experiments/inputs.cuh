@@ -51,6 +51,7 @@ struct Staging {
 struct ReportDataset : Dataset<std::int32_t> {
   std::vector<Aggregation> ops;
   reference::GroupByResult expected;
+  bool expected_is_reference = true;  // else reference::sorted_groupby's (above kOracleReferenceRows)
   std::shared_ptr<Staging> staging;  // see staged()
 
   reference::GroupByResult cpu_groupby() const { return Dataset::cpu_groupby(ops); }

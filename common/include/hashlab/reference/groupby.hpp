@@ -59,6 +59,14 @@ template <class V>
 GroupByResult sorted_groupby(const std::vector<std::uint32_t>& keys, const std::vector<V>& values, Aggregation op,
                              unsigned threads = 0);
 
+/// The same for several key columns and one aggregation per value column (groupby()'s general
+/// form, with its errors): the rows radix-sorted by the key tuple, one column at a time from the
+/// last. Equal to groupby() bit for bit.
+template <class V>
+GroupByResult sorted_groupby(const std::vector<std::vector<std::uint32_t>>& key_columns,
+                             const std::vector<std::vector<V>>& value_columns, const std::vector<Aggregation>& ops,
+                             unsigned threads = 0);
+
 /// Compares two results group by group (a side out of key order is sorted first, on a copy).
 /// Returns "" when they agree (real aggregates within relative tolerance `rel_tol`), else the first
 /// difference.
