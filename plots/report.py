@@ -67,9 +67,15 @@ def point_counts(results_dir, module):
     return len(csvs), len(points), len(sampled - failed), len(skipped), len(failed)
 
 
+def sidecars(results_dir):
+    """The JSON sidecars of a results folder's experiments (its module folders only: not device.json,
+    nor a nested run such as full/)."""
+    return [p for m in ve.MODULES for p in sorted(glob.glob(os.path.join(results_dir, m, "*.json")))]
+
+
 def provenance(results_dir):
     shas, dates, profiles = set(), set(), set()
-    for path in glob.glob(os.path.join(results_dir, "*", "*.json")):
+    for path in sidecars(results_dir):
         with open(path) as f:
             meta = json.load(f)
         shas.add(str(meta.get("git_sha", "?"))[:12])
@@ -254,13 +260,27 @@ def to_html(markdown_lines, title):
             "\n</body></html>\n")
 
 
+def run_modules(results_dir):
+    """The modules a results folder holds results of (all of them when it holds none)."""
+    present = [m for m in ve.MODULES if glob.glob(os.path.join(results_dir, m, "*.csv"))]
+    return present or list(ve.MODULES)
+
+
+def run_profiles(results_dir):
+    profiles = set()
+    for path in sidecars(results_dir):
+        with open(path) as f:
+            profiles.add(str(json.load(f).get("profile", "?")))
+    return profiles
+
+
 def device_name(results_dir):
     return ve.Results(results_dir).limits().get("device") or os.path.basename(os.path.normpath(results_dir))
 
 
 def revisions(results_dir):
     shas = set()
-    for path in glob.glob(os.path.join(results_dir, "*", "*.json")):
+    for path in sidecars(results_dir):
         with open(path) as f:
             shas.add(str(json.load(f).get("git_sha", "?"))[:12])
     return ", ".join(sorted(shas)) or "?"
@@ -271,14 +291,16 @@ def gpus_section(results_dir, verdicts, lines):
     hardware (each GPU's rate beside its own limits), and the other claims whose verdict the GPU
     changes. Nothing when there is no other GPU to show."""
     others = [d for d in reference_dirs() if os.path.realpath(d) != os.path.realpath(results_dir)
-              and device_name(d) != device_name(results_dir)]
+              and device_name(d) != device_name(results_dir) and run_profiles(d) == run_profiles(results_dir)]
     if not others:
         return
-    runs = [(results_dir, verdicts)] + [(d, ve.evaluate(d)) for d in others]
+    modules = sorted({v.module for v in verdicts}, key=list(ve.MODULES).index)
+    runs = [(results_dir, verdicts)] + [(d, ve.evaluate(d, modules)) for d in others]
     names = [device_name(d) for d, _ in runs]
     by_id = [{(v.module, v.id): v for v in vs} for _, vs in runs]
     lines += ["## On other GPUs", "",
-              "The same claims judged on the committed reference run of each other GPU (`results/reference/`), "
+              "The same claims judged on the committed reference run of each other GPU (`results/reference/`, the "
+              "same profile), "
               "each against its own measured limits. Revisions: " +
               "; ".join(f"{name}: {revisions(d)}" for name, (d, _) in zip(names, runs)) +
               ". A verdict that differs between two runs of different revisions may owe to the code as well "
@@ -309,11 +331,59 @@ def gpus_section(results_dir, verdicts, lines):
     lines += rows(changed) if changed else ["None.", ""]
 
 
+def full_section(results_dir, verdicts, lines):
+    """The claims judged again on the run at the papers' own sizes (`<results_dir>/full/`, the FULL
+    profile), for the modules it holds: the verdict counts of both profiles and every claim whose
+    verdict the sizes change. Nothing when there is no such run."""
+    full = os.path.join(results_dir, "full")
+    if not os.path.isdir(full) or not glob.glob(os.path.join(full, "*", "*.csv")):
+        return
+    ran = run_modules(full)
+    modules = [m for m in ran if any(v.module == m for v in verdicts)]
+    quick = {(v.module, v.id): v for v in verdicts if v.module in modules}
+    at_full = {(v.module, v.id): v for v in ve.evaluate(full, modules)}
+    missing = [m for m in ve.MODULES if m not in modules and any(v.module == m for v in verdicts)]
+    lines += ["## At the papers' sizes (FULL)", "",
+              f"Everything above is the **quick** profile. `{os.path.relpath(full, ROOT) if is_reference(full) else full}` "
+              f"holds the run at the papers' own sizes (`--full`, revision(s) {revisions(full)}) of "
+              f"{', '.join(ran)}" + (f"; not yet of {', '.join(missing)}" if missing else "") +
+              ". Its figures are in its module folders, its own report beside them. The same claims judged on it:", ""]
+    lines.append("| module | profile | " + " | ".join(ve.VERDICTS) + " |")
+    lines.append("|---|---|" + "---|" * len(ve.VERDICTS))
+    for m in modules:
+        for name, table in (("quick", quick), ("full", at_full)):
+            counts = [sum(v.module == m and v.verdict == k for v in table.values()) for k in ve.VERDICTS]
+            lines.append(f"| {m} | {name} | " + " | ".join(str(c) for c in counts) + " |")
+    lines.append("")
+    # A claim that reads a module not yet run at full has no data there: not a change of verdict.
+    waiting = [k for k in quick if k in at_full and at_full[k].verdict == ve.NOT_MEASURED
+               and at_full[k].reason.startswith("no results for")]
+    changed = [k for k in quick if k in at_full and k not in waiting and quick[k].verdict != at_full[k].verdict]
+    lines += [f"Where the papers' sizes change a verdict ({len(changed)} of {len(quick)} claims"
+              + (f"; {len(waiting)} more read a module not yet run at full: "
+                 + ", ".join(f"`{k[1]}`" for k in waiting) if waiting else "") + "):", ""]
+    if not changed:
+        lines += ["None.", ""]
+        return
+    lines += ["| module | id | claim | quick | full |", "|---|---|---|---|---|"]
+    for key in changed:
+        q, f = quick[key], at_full[key]
+        cells = [f"**{v.verdict}**: {cell(shorten(v.measured))}" + (f" ({cell(v.reason)})" if v.reason else "")
+                 for v in (q, f)]
+        lines.append(f"| {q.module} | `{q.id}` | {cell(q.claim)} | " + " | ".join(cells) + " |")
+    lines.append("")
+
+
 def build_report(results_dir, out_dir, note=""):
-    verdicts = ve.evaluate(results_dir)
+    modules = run_modules(results_dir)
+    verdicts = ve.evaluate(results_dir, modules)
     lines = ["# hashlab report", ""]
     if note:
         lines += [note, ""]
+    absent = [m for m in ve.MODULES if m not in modules]
+    if absent:
+        lines += [f"This run holds results of {', '.join(modules)} only: the claims of {', '.join(absent)} are not "
+                  f"judged here.", ""]
     limits = ve.Results(results_dir).limits()
     if limits:
         lines.append(f"Device: **{limits.get('device', 'unknown')}**. Measured limits (`hashlab probe`):")
@@ -325,7 +395,8 @@ def build_report(results_dir, out_dir, note=""):
     summary_section(results_dir, verdicts, lines)
     lines += ["## Headline claims", ""] + headline_table(verdicts) + [""]
     gpus_section(results_dir, verdicts, lines)
-    for module in ve.MODULES:
+    full_section(results_dir, verdicts, lines)
+    for module in modules:
         module_section(results_dir, module, verdicts, lines, out_dir)
     os.makedirs(out_dir, exist_ok=True)
     out_md = os.path.join(out_dir, "report.md")

@@ -4,7 +4,9 @@ plot scripts decide no verdict."""
 import glob
 import os
 import re
+import shutil
 import sys
+import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -60,6 +62,34 @@ class Reference(unittest.TestCase):
         self.assertGreater(len(hardware), 10)
         for v in hardware:
             self.assertIn(f"`{v.id}`", text)
+
+
+    def test_the_report_judges_the_claims_again_at_the_papers_sizes(self):
+        full = os.path.join(REFERENCES[0], "full")
+        self.assertTrue(os.path.isdir(full), "issue 16: the FULL reference run")
+        verdicts = ve.evaluate(REFERENCES[0])
+        lines = []
+        report.full_section(REFERENCES[0], verdicts, lines)
+        text = "\n".join(lines)
+        self.assertIn("At the papers' sizes (FULL)", text)
+        at_full = {(v.module, v.id): v for v in ve.evaluate(full, report.run_modules(full))}
+        for v in verdicts:
+            f = at_full.get((v.module, v.id))
+            if f is not None and f.verdict != v.verdict:  # every change is named
+                self.assertIn(f"`{v.id}`", text)
+
+    def test_a_report_covers_the_modules_its_run_holds(self):
+        out = tempfile.mkdtemp(prefix="report_test_")
+        try:
+            shutil.copytree(os.path.join(REFERENCES[0], "cuckoo"), os.path.join(out, "cuckoo"))
+            with open(report.build_report(out, out)) as f:
+                text = f.read()
+            self.assertIn("holds results of cuckoo only", text)
+            self.assertIn("## cuckoo", text)
+            self.assertNotIn("## hashgraph", text)
+            self.assertNotIn("| hashgraph |", text)
+        finally:
+            shutil.rmtree(out)
 
 
 class PlotScripts(unittest.TestCase):
