@@ -23,7 +23,6 @@
 #include "hashlab/owndata/groupby.hpp"
 #include "hashlab/owndata/join.hpp"
 #include "hashlab/pkpk_join/pkpk_join.hpp"
-#include "hashlab/reference/cpu_baselines.hpp"
 #include "hashlab/reference/groupby.hpp"
 
 namespace hashlab::compare {
@@ -34,8 +33,6 @@ using harness::PointContext;
 using reference::Aggregation;
 
 constexpr const char* kPaper = "compare";
-constexpr const char* kGroupByOracle = "oracle: the multi-threaded CPU group-by (cpu::parallel_groupby, tested equal "
-                                       "to the reference)";
 constexpr const char* kAgainstReference =
     "checked against the single-threaded reference (this variant's algorithm is the input's oracle)";
 
@@ -62,7 +59,6 @@ struct GroupCase {
   owndata::GroupByInput input;
   owndata::GroupByOptions options;
   reference::GroupByResult expected;
-  bool oracle_is_cpu = false;  // expected comes from the cpu variant's own algorithm
   std::string note;
 };
 
@@ -87,15 +83,7 @@ GroupCase& group_case(PointContext& ctx, const tpch::Data& data, const std::stri
       c.input.values.push_back({v, data.path(v), false, std::vector<std::int64_t>(column.begin(), column.end()), {}});
     }
     std::string oracle;
-    if (q.keys.size() > 1 || p.n <= cpu::kOracleReferenceRows) {
-      c.expected = owndata::reference_groupby(c.input, c.options);
-    } else {
-      auto cpu = owndata::make_groupby(owndata::GroupByAlgo::kCpu, c.input, c.options, nullptr);
-      cpu->run(nullptr);
-      c.expected = cpu->result(nullptr);
-      c.oracle_is_cpu = true;
-      oracle = kGroupByOracle;
-    }
+    c.expected = owndata::oracle_groupby(c.input, c.options, &oracle);
     c.note = tpch::describe(p, sf, c.expected.groups()) + (oracle.empty() ? "" : "; " + oracle);
     return c;
   });
@@ -143,11 +131,7 @@ void run_groupby(PointContext& ctx, const tpch::Data& data, const std::string& s
   ctx.report_value("groups", static_cast<double>(c.expected.groups()), "groups");
   report_stats(ctx, g->stats());
   ctx.note(c.note);
-  // Comparing the oracle's own algorithm with the oracle would check nothing: the reference does.
-  const bool own_oracle = c.oracle_is_cpu && p.variant == "cpu";
-  if (own_oracle) ctx.note(kAgainstReference);
-  const std::string diff = reference::compare(own_oracle ? owndata::reference_groupby(c.input, c.options) : c.expected,
-                                              g->result(ctx.stream()));
+  const std::string diff = reference::compare(c.expected, g->result(ctx.stream()));
   ctx.verify(diff.empty(), diff);
 }
 

@@ -472,19 +472,40 @@ std::unique_ptr<GroupByRun> make_groupby(GroupByAlgo algo, const GroupByInput& i
   throw InputError("unknown group-by algorithm");
 }
 
-reference::GroupByResult reference_groupby(const GroupByInput& input, const GroupByOptions& options) {
+namespace {
+
+// `groupby(keys, value columns, aggs)` of each value column, the results side by side in the
+// input's column order (each value column is aggregated by every aggregation).
+template <class GroupBy>
+reference::GroupByResult groupby_table(const GroupByInput& input, const GroupByOptions& options, GroupBy groupby) {
   validate_table(input, options);
   std::vector<std::vector<std::uint32_t>> keys;
   for (const auto& k : input.keys) keys.push_back(k.data);
   reference::GroupByResult out;
   for (const auto& v : input.values) {
     reference::GroupByResult part =
-        v.real ? reference::groupby(keys, std::vector<std::vector<double>>(options.aggs.size(), v.reals), options.aggs)
-               : reference::groupby(keys, std::vector<std::vector<std::int64_t>>(options.aggs.size(), v.ints), options.aggs);
+        v.real ? groupby(keys, std::vector<std::vector<double>>(options.aggs.size(), v.reals), options.aggs)
+               : groupby(keys, std::vector<std::vector<std::int64_t>>(options.aggs.size(), v.ints), options.aggs);
     if (out.keys.empty()) out.keys = std::move(part.keys);
     for (auto& column : part.aggregates) out.aggregates.push_back(std::move(column));
   }
   return out;
+}
+
+}  // namespace
+
+reference::GroupByResult reference_groupby(const GroupByInput& input, const GroupByOptions& options) {
+  return groupby_table(input, options, [](const auto& keys, const auto& values, const auto& aggs) {
+    return reference::groupby(keys, values, aggs);
+  });
+}
+
+reference::GroupByResult oracle_groupby(const GroupByInput& input, const GroupByOptions& options, std::string* note) {
+  if (input.rows() <= cpu::kOracleReferenceRows) return reference_groupby(input, options);
+  if (note != nullptr) *note = kSortedGroupByOracle;
+  return groupby_table(input, options, [](const auto& keys, const auto& values, const auto& aggs) {
+    return reference::sorted_groupby(keys, values, aggs);
+  });
 }
 
 std::vector<OutputColumn> to_output(const reference::GroupByResult& result, const std::vector<std::string>& names) {

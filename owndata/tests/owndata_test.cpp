@@ -14,6 +14,7 @@
 #include "hashlab/owndata/groupby.hpp"
 #include "hashlab/owndata/join.hpp"
 #include "hashlab/owndata/table.hpp"
+#include "hashlab/reference/cpu_baselines.hpp"
 #include "hashlab/testing/gpu_test.hpp"
 
 namespace hashlab::owndata {
@@ -135,6 +136,25 @@ GroupByInput random_groupby(std::size_t n, std::uint32_t groups, int key_columns
     input.values.push_back(std::move(v));
   }
   return input;
+}
+
+// The checks' answer above 2^20 rows is the sort-based group-by on all cores, equal to the
+// reference over every output column (two key columns, integer and real values); up to 2^20 rows it
+// is the reference, and only the first says so in its note.
+TEST(OracleGroupBy, IsTheReferenceBelowTheThresholdAndEqualToItAbove) {
+  GroupByOptions options;
+  options.aggs = {Aggregation::kSum, Aggregation::kMin, Aggregation::kCount, Aggregation::kMean};
+  for (bool real : {false, true}) {
+    const GroupByInput large = random_groupby(cpu::kOracleReferenceRows + 1000, 3000, 2, real);
+    std::string note;
+    const auto got = oracle_groupby(large, options, &note);
+    EXPECT_EQ(note, kSortedGroupByOracle);
+    EXPECT_EQ(reference::compare(reference_groupby(large, options), got, 0), "") << "real " << real;
+  }
+  const GroupByInput small = random_groupby(5000, 30, 1, false);
+  std::string note;
+  EXPECT_EQ(reference::compare(reference_groupby(small, options), oracle_groupby(small, options, &note), 0), "");
+  EXPECT_EQ(note, "");
 }
 
 class OwnDataGpu : public testing::GpuTest {};

@@ -97,6 +97,14 @@ std::unique_ptr<GroupByRun> make_groupby(GroupByAlgo algo, const GroupByInput& i
 /// The CPU reference (common/'s reference group-by) in the same column order.
 reference::GroupByResult reference_groupby(const GroupByInput& input, const GroupByOptions& options);
 
+/// The checks' answer: reference_groupby up to cpu::kOracleReferenceRows rows; above, the same
+/// answer computed on all cores by reference::sorted_groupby (independent of every hash-based
+/// group-by), with `note` (optional) set to kSortedGroupByOracle.
+reference::GroupByResult oracle_groupby(const GroupByInput& input, const GroupByOptions& options,
+                                        std::string* note = nullptr);
+inline constexpr const char* kSortedGroupByOracle =
+    "oracle: the sort-based multi-threaded group-by (reference::sorted_groupby, equal to the reference)";
+
 /// The result as output columns (keys uint32, exact aggregates int64, real ones float64).
 std::vector<OutputColumn> to_output(const reference::GroupByResult& result, const std::vector<std::string>& names);
 
