@@ -1,6 +1,7 @@
 // Point estimates from a committed reference run (see estimates.hpp).
 #include "hashlab/harness/estimates.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -33,15 +34,14 @@ std::vector<std::string> split_csv_line(const std::string& line) {
   return fields;
 }
 
-const std::map<Estimates::Key, Estimates::Sizes>& Estimates::load(const Experiment& e) {
-  const std::string name = e.paper + "/" + e.name;
-  auto it = loaded_.find(name);
-  if (it != loaded_.end()) return it->second;
-  auto& table = loaded_[name];
-  if (dir_.empty()) return table;
-  std::ifstream in(std::filesystem::path(dir_) / e.paper / (e.name + ".csv"));
+namespace {
+
+// Adds the points of one reference CSV to `table`; a point it already holds keeps its estimate.
+template <class Table>
+void read_estimates(const std::filesystem::path& csv, Table& table) {
+  std::ifstream in(csv);
   std::string line;
-  if (!std::getline(in, line)) return table;
+  if (!std::getline(in, line)) return;
   const auto header = split_csv_line(line);
   auto column = [&](const char* wanted) {
     for (std::size_t i = 0; i < header.size(); ++i)
@@ -50,7 +50,7 @@ const std::map<Estimates::Key, Estimates::Sizes>& Estimates::load(const Experime
   };
   const int variant = column("variant"), n = column("n"), pname = column("param_name"),
             pvalue = column("param_value"), wall = column("wall_s"), peak = column("device_peak_bytes");
-  if (variant < 0 || n < 0 || pname < 0 || pvalue < 0 || wall < 0 || peak < 0) return table;
+  if (variant < 0 || n < 0 || pname < 0 || pvalue < 0 || wall < 0 || peak < 0) return;
   const int last = std::max({variant, n, pname, pvalue, wall, peak});
   while (std::getline(in, line)) {
     const auto f = split_csv_line(line);
@@ -65,6 +65,19 @@ const std::map<Estimates::Key, Estimates::Sizes>& Estimates::load(const Experime
       continue;  // a row this version cannot read gives no estimate
     }
   }
+}
+
+}  // namespace
+
+const std::map<Estimates::Key, Estimates::Sizes>& Estimates::load(const Experiment& e) {
+  const std::string name = e.paper + "/" + e.name;
+  auto it = loaded_.find(name);
+  if (it != loaded_.end()) return it->second;
+  auto& table = loaded_[name];
+  if (dir_.empty()) return table;
+  const std::filesystem::path csv = std::filesystem::path(e.paper) / (e.name + ".csv");
+  if (full_) read_estimates(std::filesystem::path(dir_) / "full" / csv, table);
+  read_estimates(std::filesystem::path(dir_) / csv, table);
   return table;
 }
 

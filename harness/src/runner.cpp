@@ -264,7 +264,7 @@ RunSummary run_experiments(const std::vector<const Experiment*>& experiments, co
   if (summary.points == 0) return summary;
 
   const std::string device = options.gpu ? device_label() : std::string("cpu-only");
-  Estimates estimates(options.reference_dir);
+  Estimates estimates(options.reference_dir, options.full());
   std::unique_ptr<Stream> stream;
   if (options.gpu) stream = std::make_unique<Stream>();
   const auto run_start = Clock::now();

@@ -341,6 +341,23 @@ TEST_F(Runner, EstimatesComeFromTheReferenceRunScaledInN) {
   EXPECT_FALSE(Estimates(out_ + "/nowhere").find(e, {"a", 10, "load_factor", 0.5}).has_value());
 }
 
+// A run at the papers' sizes takes the points its full/ reference measured from there, the others
+// from the quick reference.
+TEST_F(Runner, AFullRunEstimatesFromTheFullReferenceFirst) {
+  write_reference(out_ + "/ref", "estimated_full");
+  std::filesystem::create_directories(out_ + "/ref/full/runner_test");
+  std::ofstream(out_ + "/ref/full/runner_test/estimated_full.csv")
+      << "paper,experiment,variant,n,param_name,param_value,metric,median,min,max,unit,verified,device,timestamp,"
+         "git_sha,repetitions,note,status,wall_s,device_peak_bytes\n"
+      << "runner_test,estimated_full,a,10,load_factor,0.5,answer,42,42,42,count,true,gpu,t,g,3,,ok,5,4096\n";
+  const Experiment e = cpu_experiment("estimated_full", true);
+  Estimates full(out_ + "/ref", true), quick(out_ + "/ref");
+  EXPECT_DOUBLE_EQ(full.find(e, {"a", 10, "load_factor", 0.5})->wall_s, 5.0);
+  EXPECT_EQ(full.find(e, {"a", 10, "load_factor", 0.5})->device_bytes, 4096u);
+  EXPECT_DOUBLE_EQ(quick.find(e, {"a", 10, "load_factor", 0.5})->wall_s, 2.0);
+  EXPECT_DOUBLE_EQ(full.find(e, {"b", 10, "load_factor", 0.5})->wall_s, 1.0);  // only in the quick run
+}
+
 TEST_F(Runner, APointEstimatedNotToFitIsSkippedBeforeItRuns) {
   write_reference(out_ + "/ref", "planned");
   Experiment e = cpu_experiment("planned", true);

@@ -167,7 +167,7 @@ std::string format_seconds(double s) {
 // --dry-run: the points, each with its estimated device memory and time (from the reference run,
 // scaled in n where the sizes differ), and the totals: points, the peak memory, the time.
 void print_plan(const std::vector<const Experiment*>& selected, const RunOptions& run) {
-  Estimates estimates(run.reference_dir);
+  Estimates estimates(run.reference_dir, run.full());
   int points = 0, unknown = 0, too_big = 0;
   std::uint64_t peak = 0;
   double seconds = 0;

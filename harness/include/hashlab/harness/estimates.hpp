@@ -23,8 +23,9 @@ struct Estimate {
 class Estimates {
  public:
   /// Estimates read from `reference_dir` (a results folder with the wall_s and device_peak_bytes
-  /// columns); an empty or missing folder gives none.
-  explicit Estimates(std::string reference_dir) : dir_(std::move(reference_dir)) {}
+  /// columns); an empty or missing folder gives none. For a run at the papers' sizes (`full`), the
+  /// points its `full/` folder measured come from there, the others from the quick run's.
+  explicit Estimates(std::string reference_dir, bool full = false) : dir_(std::move(reference_dir)), full_(full) {}
 
   /// The estimate of one point of `e`, if the reference run has its variant and parameter.
   std::optional<Estimate> find(const Experiment& e, const Point& p);
@@ -37,6 +38,7 @@ class Estimates {
   const std::map<Key, Sizes>& load(const Experiment& e);
 
   std::string dir_;
+  bool full_ = false;
   std::map<std::string, std::map<Key, Sizes>> loaded_;  // by "paper/experiment"
 };
 
