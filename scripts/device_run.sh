@@ -2,6 +2,8 @@
 # Experiments on a lent GPU machine: build (reusing build/), probe, then `hashlab run` of each
 # paper given, into $OUT/results; a paper that is cut off by the time budget ($BUDGET s) keeps
 # the points it wrote. Usage: scripts/device_run.sh paper... (plus hashlab run options after --)
+# Pass HASHLAB_GIT_SHA=<the revision shipped> in the environment: the copy of the tree on the GPU
+# machine may carry a .git of an earlier revision, whose name the binaries would then record.
 set -uo pipefail
 OUT=${OUT:-build/device_run}
 BUDGET=${BUDGET:-540}
