@@ -69,7 +69,7 @@ case "$what" in
       echo "MUTANT $name: $res  [$(grep -c '^\[  FAILED  \]' "$OUT/mutant_$name.log") failed lines; tests: $regex]"
     done ;;
   owndata)  # every GPU algorithm of each own-data command on numpy-written columns, verified (--verify
-            # runs the single-threaded CPU reference: the sizes keep it to seconds)
+            # checks against the CPU reference, computed by sorting on all cores above 2^20 rows)
     d=$(mktemp -d)
     python3 - "$d" <<'PY'
 import sys, numpy as np
