@@ -256,6 +256,34 @@ bool sort_one_key_one_column(GroupByResult& r, unsigned threads) {
   return true;
 }
 
+/// Rows 0..n-1 in the order of their key tuples (keys[c][row], every column n long), as words
+/// keys[0][row] << 32 | low, radix-sorted one key column at a time from the last: each pass is
+/// stable, so it keeps the order of the columns after it, and equal tuples stay in row order.
+/// `low(row)` is the low word of the first pass: the row itself where later passes read it (several
+/// key columns), or any 32 bits to carry along with one key column.
+template <class Low>
+std::vector<std::uint64_t> sort_rows_by_key_tuple(const std::vector<const std::uint32_t*>& keys, std::size_t n,
+                                                  unsigned threads, Low low) {
+  std::vector<std::uint64_t> words(n);
+  for (std::size_t c = keys.size(); c-- > 0;) {
+    const std::uint32_t* column = keys[c];
+    const bool first_pass = c + 1 == keys.size();
+    cpu::parallel_for(n, threads, [&](std::size_t i) {
+      const std::uint64_t row = first_pass ? i : static_cast<std::uint32_t>(words[i]);
+      words[i] = std::uint64_t{column[row]} << 32 | (first_pass ? low(i) : row);
+    });
+    cpu::radix_sort(words, [](std::uint64_t word) { return static_cast<std::uint32_t>(word >> 32); }, threads);
+  }
+  return words;
+}
+
+template <class T>
+std::vector<const T*> data_of(const std::vector<std::vector<T>>& columns) {
+  std::vector<const T*> out;
+  for (const auto& column : columns) out.push_back(column.data());
+  return out;
+}
+
 }  // namespace
 
 void GroupByResult::sort_by_key() {
@@ -269,20 +297,10 @@ void GroupByResult::sort_by_key() {
   if (n <= std::numeric_limits<std::uint32_t>::max()) {
     for (const auto& column : keys)
       if (column.size() != n) return;  // a malformed result is left for compare() to report
-    // (key, group) words radix-sorted by the key, one key column at a time from the last: the sort
-    // is stable, so each pass keeps the order of the columns after it, and equal key tuples stay
-    // in group order (the order std::sort below gives).
-    std::vector<std::uint64_t> packed(n);
-    for (std::size_t c = keys.size(); c-- > 0;) {
-      const std::uint32_t* column = keys[c].data();
-      const bool first_pass = c + 1 == keys.size();
-      cpu::parallel_for(n, threads, [&](std::size_t g) {
-        const std::uint64_t group = first_pass ? g : static_cast<std::uint32_t>(packed[g]);
-        packed[g] = std::uint64_t{column[group]} << 32 | group;
-      });
-      cpu::radix_sort(packed, [](std::uint64_t word) { return static_cast<std::uint32_t>(word >> 32); }, threads);
-    }
-    cpu::parallel_for(n, threads, [&](std::size_t g) { order[g] = static_cast<std::uint32_t>(packed[g]); });
+    // Equal key tuples stay in group order (the order std::sort below gives).
+    const auto sorted = sort_rows_by_key_tuple(data_of(keys), n, threads,
+                                               [](std::size_t g) { return static_cast<std::uint32_t>(g); });
+    cpu::parallel_for(n, threads, [&](std::size_t g) { order[g] = static_cast<std::uint32_t>(sorted[g]); });
   } else {
     std::iota(order.begin(), order.end(), std::size_t{0});
     std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
@@ -341,13 +359,6 @@ std::size_t checked_rows(const char* who, const std::vector<std::vector<std::uin
   return n;
 }
 
-template <class T>
-std::vector<const T*> data_of(const std::vector<std::vector<T>>& columns) {
-  std::vector<const T*> out;
-  for (const auto& column : columns) out.push_back(column.data());
-  return out;
-}
-
 }  // namespace
 
 template <class V>
@@ -381,9 +392,8 @@ V from_bits(std::uint32_t bits) {
   return value;
 }
 
-// sorted_groupby's work on raw columns of n rows: the rows in key-tuple order by a stable LSD radix
-// sort of (key, row) words, one key column at a time from the last (each pass keeps the order of
-// the columns after it, and equal tuples stay in input order); then thread t folds the groups that
+// sorted_groupby's work on raw columns of n rows: the rows in key-tuple order (equal tuples in input
+// order: sort_rows_by_key_tuple); then thread t folds the groups that
 // start in its chunk of the sorted rows, each value column with the reference's accumulator in
 // input order; the parts are copied into place on all threads.
 template <class V>
@@ -396,16 +406,9 @@ GroupByResult sorted_groupby_columns(const std::vector<const std::uint32_t*>& ke
   // words instead, sorted alike, so that the fold reads the values in order instead of gathering
   // them by row (a cache miss each).
   const bool packed = keys.size() == 1 && values.size() == 1 && sizeof(V) == sizeof(std::uint32_t);
-  std::vector<std::uint64_t> sorted(n);
-  for (std::size_t c = keys.size(); c-- > 0;) {
-    const std::uint32_t* column = keys[c];
-    const bool first_pass = c + 1 == keys.size();
-    cpu::parallel_for(n, threads, [&](std::size_t i) {
-      const std::uint64_t row = first_pass ? i : static_cast<std::uint32_t>(sorted[i]);
-      sorted[i] = std::uint64_t{column[row]} << 32 | (packed ? bits_of(values[0][i]) : row);
-    });
-    cpu::radix_sort(sorted, [](std::uint64_t word) { return static_cast<std::uint32_t>(word >> 32); }, threads);
-  }
+  const auto sorted = sort_rows_by_key_tuple(keys, n, threads, [&](std::size_t row) -> std::uint32_t {
+    return packed ? bits_of(values[0][row]) : static_cast<std::uint32_t>(row);
+  });
   auto row_at = [&](std::size_t i) { return static_cast<std::uint32_t>(sorted[i]); };
   auto value_at = [&](std::size_t i, std::size_t v) {
     return packed ? from_bits<V>(static_cast<std::uint32_t>(sorted[i])) : values[v][row_at(i)];
