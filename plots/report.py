@@ -67,21 +67,21 @@ def point_counts(results_dir, module):
     return len(csvs), len(points), len(sampled - failed), len(skipped), len(failed)
 
 
-def sidecars(results_dir):
-    """The JSON sidecars of a results folder's experiments (its module folders only: not device.json,
-    nor a nested run such as full/)."""
-    return [p for m in ve.MODULES for p in sorted(glob.glob(os.path.join(results_dir, m, "*.json")))]
+def sidecar_values(results_dir, key, default="?", width=None):
+    """The values of one field over the JSON sidecars of a results folder's experiments (its module
+    folders only: not device.json, nor a nested run such as full/), cut to `width` characters."""
+    values = set()
+    for m in ve.MODULES:
+        for path in glob.glob(os.path.join(results_dir, m, "*.json")):
+            with open(path) as f:
+                values.add(str(json.load(f).get(key, default))[:width])
+    return values
 
 
 def provenance(results_dir):
-    shas, dates, profiles = set(), set(), set()
-    for path in sidecars(results_dir):
-        with open(path) as f:
-            meta = json.load(f)
-        shas.add(str(meta.get("git_sha", "?"))[:12])
-        dates.add(str(meta.get("started", ""))[:10])
-        profiles.add(str(meta.get("profile", "?")))
-    dates.discard("")
+    shas = sidecar_values(results_dir, "git_sha", width=12)
+    dates = sidecar_values(results_dir, "started", default="", width=10) - {""}
+    profiles = sidecar_values(results_dir, "profile")
     if not shas:
         return []
     return [f"Runs from {', '.join(sorted(dates)) or 'unknown dates'}, git revision(s) {', '.join(sorted(shas))}, "
@@ -266,24 +266,18 @@ def run_modules(results_dir):
     return present or list(ve.MODULES)
 
 
-def run_profiles(results_dir):
-    profiles = set()
-    for path in sidecars(results_dir):
-        with open(path) as f:
-            profiles.add(str(json.load(f).get("profile", "?")))
-    return profiles
-
-
 def device_name(results_dir):
     return ve.Results(results_dir).limits().get("device") or os.path.basename(os.path.normpath(results_dir))
 
 
 def revisions(results_dir):
-    shas = set()
-    for path in sidecars(results_dir):
-        with open(path) as f:
-            shas.add(str(json.load(f).get("git_sha", "?"))[:12])
-    return ", ".join(sorted(shas)) or "?"
+    return ", ".join(sorted(sidecar_values(results_dir, "git_sha", width=12))) or "?"
+
+
+def verdict_brief(v, with_reason=False):
+    """A verdict and what was measured, cut for a table cell that sets several runs side by side."""
+    out = f"**{v.verdict}**: {cell(shorten(v.measured))}"
+    return out + (f" ({cell(v.reason)})" if with_reason and v.reason else "")
 
 
 def gpus_section(results_dir, verdicts, lines):
@@ -291,7 +285,8 @@ def gpus_section(results_dir, verdicts, lines):
     hardware (each GPU's rate beside its own limits), and the other claims whose verdict the GPU
     changes. Nothing when there is no other GPU to show."""
     others = [d for d in reference_dirs() if os.path.realpath(d) != os.path.realpath(results_dir)
-              and device_name(d) != device_name(results_dir) and run_profiles(d) == run_profiles(results_dir)]
+              and device_name(d) != device_name(results_dir)
+              and sidecar_values(d, "profile") == sidecar_values(results_dir, "profile")]
     if not others:
         return
     modules = sorted({v.module for v in verdicts}, key=list(ve.MODULES).index)
@@ -317,15 +312,15 @@ def gpus_section(results_dir, verdicts, lines):
         out = [head, "|" + "---|" * (head.count("|") - 1)]
         for key in keys:
             first = by_id[0][key]
-            cells = [f"**{m[key].verdict}**: {cell(shorten(m[key].measured))}" if key in m else "-" for m in by_id]
+            cells = [verdict_brief(m[key]) if key in m else "-" for m in by_id]
             out.append(f"| {first.module} | `{first.id}` | {cell(first.claim)} | " + " | ".join(cells) + " |")
         return out + [""]
 
     hardware = [(v.module, v.id) for v in verdicts if v.hardware]
     lines += ["Claims about the hardware (a rate against a measured limit, or a paper's absolute figure):", ""]
     lines += rows(hardware)
-    changed = [(v.module, v.id) for v in verdicts if not v.hardware and
-               any(key in m and m[key].verdict != v.verdict for m in by_id[1:] for key in [(v.module, v.id)])]
+    changed = [key for key, v in by_id[0].items() if not v.hardware and
+               any(key in m and m[key].verdict != v.verdict for m in by_id[1:])]
     lines += [f"The other claims whose verdict differs between the GPUs ({len(changed)} of "
               f"{len(verdicts) - len(hardware)}):", ""]
     lines += rows(changed) if changed else ["None.", ""]
@@ -368,9 +363,7 @@ def full_section(results_dir, verdicts, lines):
     lines += ["| module | id | claim | quick | full |", "|---|---|---|---|---|"]
     for key in changed:
         q, f = quick[key], at_full[key]
-        cells = [f"**{v.verdict}**: {cell(shorten(v.measured))}" + (f" ({cell(v.reason)})" if v.reason else "")
-                 for v in (q, f)]
-        lines.append(f"| {q.module} | `{q.id}` | {cell(q.claim)} | " + " | ".join(cells) + " |")
+        lines.append(f"| {q.module} | `{q.id}` | {cell(q.claim)} | {verdict_brief(q, True)} | {verdict_brief(f, True)} |")
     lines.append("")
 
 

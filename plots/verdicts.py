@@ -777,17 +777,13 @@ class Verdict:
     hardware: bool = False  # about the GPU itself (about_hardware): the report shows it on every GPU
 
 
-def _quantities(spec):
-    """Every quantity a claim or a quantity names, nested ones included (ratio, sum, beside)."""
+def _tables(spec):
+    """Every table a claim holds, nested ones included (its quantities, ratio, sum, beside)."""
     if isinstance(spec, dict):
-        if "experiment" in spec or "limit" in spec or "ratio" in spec or "sum" in spec:
-            yield spec
-        for value in spec.values():
-            if isinstance(value, (dict, list)):
-                yield from _quantities(value)
-    elif isinstance(spec, list):
-        for item in spec:
-            yield from _quantities(item)
+        yield spec
+    if isinstance(spec, (dict, list)):
+        for value in spec.values() if isinstance(spec, dict) else spec:
+            yield from _tables(value)
 
 
 def about_hardware(claim):
@@ -796,7 +792,7 @@ def about_hardware(claim):
     claim file's `hardware = true | false` overrides both."""
     if "hardware" in claim:
         return bool(claim["hardware"])
-    return claim["rule"] == "absolute" or any("limit" in q for q in _quantities(claim))
+    return claim["rule"] == "absolute" or any("limit" in t for t in _tables(claim))
 
 
 def load_claims(path):
