@@ -111,6 +111,11 @@ std::uint64_t RunOptions::pick_size(std::uint64_t quick_size, std::uint64_t full
   return full() ? full_size : quick_size;
 }
 
+int RunOptions::repetitions_after(double warmup_ms) const {
+  if (repetitions > 0 || warmup_ms < kLongRunMs) return effective_repetitions();
+  return full() ? 5 : 3;
+}
+
 const std::string& RunOptions::option(const std::string& name) const {
   const auto it = module_options.find(name);
   if (it == module_options.end()) throw std::logic_error("no module option '" + name + "' is registered");
@@ -165,12 +170,16 @@ PointContext::PointContext(const Point& point, const RunOptions& options, cudaSt
 Timing PointContext::time_gpu(const std::function<void(cudaStream_t)>& run,
                               const std::function<void(cudaStream_t)>& reset) {
   const auto began = std::chrono::steady_clock::now();
+  EventTimer timer;
+  double warmup_ms = -1;
   for (int w = 0; w < options_.warmups; ++w) {
     if (reset) reset(stream_);
+    timer.start(stream_);
     run(stream_);
+    timer.stop(stream_);
+    warmup_ms = timer.elapsed_ms();
   }
   HASHLAB_CUDA_CHECK(cudaStreamSynchronize(stream_));
-  EventTimer timer;
   const Timing timing = repeat_with_benchmark(
       [&] {
         if (reset) reset(stream_);
@@ -179,7 +188,7 @@ Timing PointContext::time_gpu(const std::function<void(cudaStream_t)>& run,
         timer.stop(stream_);
         return timer.elapsed_ms();
       },
-      options_.effective_repetitions());
+      options_.repetitions_after(warmup_ms));
   timed_seconds_ += seconds_since(began);
   return timing;
 }
@@ -213,8 +222,10 @@ std::vector<PhaseTiming> PointContext::time_phases(const std::function<void(Phas
     return total;
   };
   const auto began = std::chrono::steady_clock::now();
-  for (int w = 0; w < options_.warmups; ++w) one_run(false);
-  repeat_with_benchmark([&] { return one_run(true); }, options_.effective_repetitions());
+  double warmup_ms = -1;
+  for (int w = 0; w < options_.warmups; ++w) warmup_ms = one_run(false);
+  const int repetitions = options_.repetitions_after(warmup_ms);
+  repeat_with_benchmark([&] { return one_run(true); }, repetitions);
   for (std::size_t i = 0; i < phases.size(); ++i) phases[i].timing = summarize(times[i]);
   timed_seconds_ += seconds_since(began);
   return phases;
@@ -222,29 +233,26 @@ std::vector<PhaseTiming> PointContext::time_phases(const std::function<void(Phas
 
 Timing PointContext::time_host(const std::function<void()>& run, const std::function<void()>& reset) {
   const auto began = std::chrono::steady_clock::now();
-  for (int w = 0; w < options_.warmups; ++w) {
+  auto one_run_ms = [&] {
     if (reset) reset();
+    const auto start = std::chrono::steady_clock::now();
     run();
-  }
-  const Timing timing = repeat_with_benchmark(
-      [&] {
-        if (reset) reset();
-        const auto start = std::chrono::steady_clock::now();
-        run();
-        const auto stop = std::chrono::steady_clock::now();
-        return std::chrono::duration<double, std::milli>(stop - start).count();
-      },
-      options_.effective_repetitions());
+    const auto stop = std::chrono::steady_clock::now();
+    return std::chrono::duration<double, std::milli>(stop - start).count();
+  };
+  double warmup_ms = -1;
+  for (int w = 0; w < options_.warmups; ++w) warmup_ms = one_run_ms();
+  const Timing timing = repeat_with_benchmark(one_run_ms, options_.repetitions_after(warmup_ms));
   timed_seconds_ += seconds_since(began);
   return timing;
 }
 
 void PointContext::report_time(const std::string& what, const Timing& timing, double items,
                                const std::string& item_unit) {
-  metrics_.push_back({what + "_time", timing.median_ms, timing.min_ms, timing.max_ms, "ms"});
+  metrics_.push_back({what + "_time", timing.median_ms, timing.min_ms, timing.max_ms, "ms", timing.repetitions});
   auto rate = [&](double ms) { return ms > 0 ? items / (ms * 1e-3) / 1e9 : 0.0; };
   metrics_.push_back({what + "_rate", rate(timing.median_ms), rate(timing.max_ms), rate(timing.min_ms),
-                      "G" + item_unit + "/s"});
+                      "G" + item_unit + "/s", timing.repetitions});
 }
 
 void PointContext::report_value(const std::string& name, double value, const std::string& unit) {

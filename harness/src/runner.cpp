@@ -162,6 +162,7 @@ class ResultFile {
   // `verified`: "true" (the whole output checked), "sampled" (a documented sample), "false".
   // `status`: "ok", "failed" or "skipped" (did not fit this machine's memory, or threw SkipPoint).
   // `wall_s`: the point's wall time; `device_peak_bytes`: the device pool's peak while it ran.
+  // `repetitions`: a timed row's own (RunOptions::repetitions_after), else the profile's.
   void add(const Point& p, const PointContext& ctx, const char* verified, const std::string& note, int repetitions,
            const char* status, double wall_s, std::size_t device_peak_bytes) {
     std::ofstream out(partial(csv_path_), std::ios::app);
@@ -171,7 +172,7 @@ class ResultFile {
           << p.n << "," << csv_field(p.param_name) << "," << (p.param_name.empty() ? "" : number(p.param_value)) << ","
           << csv_field(m.name) << "," << number(m.median) << "," << number(m.min) << "," << number(m.max) << ","
           << csv_field(m.unit) << "," << verified << "," << csv_field(device_) << "," << stamp
-          << "," << git_sha() << "," << repetitions << "," << csv_field(note) << "," << status << ","
+          << "," << git_sha() << "," << (m.repetitions > 0 ? m.repetitions : repetitions) << "," << csv_field(note) << "," << status << ","
           << number(wall_s) << "," << device_peak_bytes << "\n";
     };
     if (ctx.metrics().empty() || std::string(status) == "skipped") {

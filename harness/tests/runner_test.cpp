@@ -1,10 +1,12 @@
 // The runner against test-only experiments registered here (CPU only: no GPU needed).
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "hashlab/common/memory.hpp"
 #include "hashlab/harness/estimates.hpp"
@@ -430,6 +432,41 @@ TEST(Timing, HostTimingReportsOrderedStatisticsOverRepetitions) {
   EXPECT_EQ(resets, runs);
   EXPECT_LE(t.min_ms, t.median_ms);
   EXPECT_LE(t.median_ms, t.max_ms);
+}
+
+TEST(Timing, LongRunsTakeFewerRepetitionsUnlessRepsIsGiven) {
+  RunOptions quick;
+  EXPECT_EQ(quick.repetitions_after(-1), 5);  // no warm-up ran
+  EXPECT_EQ(quick.repetitions_after(RunOptions::kLongRunMs - 1), 5);
+  EXPECT_EQ(quick.repetitions_after(RunOptions::kLongRunMs), 3);
+  RunOptions full;
+  full.profile = Profile::kFull;
+  EXPECT_EQ(full.repetitions_after(10), 10);
+  EXPECT_EQ(full.repetitions_after(5000), 5);
+  RunOptions given;
+  given.repetitions = 7;
+  EXPECT_EQ(given.repetitions_after(5000), 7);
+}
+
+TEST(Timing, AHostRunAsLongAsTheThresholdIsRepeatedThreeTimesAndItsRowsSaySo) {
+  RunOptions options;  // quick, --reps not given
+  Point point{"v", 1, "", 0};
+  std::map<std::string, std::any> cache;
+  PointContext ctx(point, options, nullptr, cache);
+  int runs = 0;
+  const auto sleep_ms = std::chrono::milliseconds(static_cast<int>(RunOptions::kLongRunMs) + 1);
+  const Timing t = ctx.time_host([&] {
+    ++runs;
+    std::this_thread::sleep_for(sleep_ms);
+  });
+  EXPECT_EQ(t.repetitions, 3);
+  EXPECT_EQ(runs, 3 + options.warmups);
+  ctx.report_time("work", t, 1, "items");
+  ctx.report_value("count", 1, "count");
+  ASSERT_EQ(ctx.metrics().size(), 3u);
+  EXPECT_EQ(ctx.metrics()[0].repetitions, 3);  // work_time
+  EXPECT_EQ(ctx.metrics()[1].repetitions, 3);  // work_rate
+  EXPECT_EQ(ctx.metrics()[2].repetitions, 0);  // a measured value
 }
 
 TEST(Timing, AnExceptionInsideATimedRunPropagates) {

@@ -38,7 +38,7 @@ struct RunOptions {
   std::vector<std::uint64_t> sizes;   // --n: replaces the n axis of every experiment run
   std::uint64_t seed = 42;            // --seed
   std::string out_dir = "results";    // --out
-  int repetitions = 0;                // --reps (0: 5 quick, 10 full)
+  int repetitions = 0;                // --reps (0: by the profile and the run's length, repetitions_after)
   int warmups = 1;                    // --warmup
   bool gpu = true;                    // a CUDA GPU is present
   std::map<std::string, std::string> module_options;  // options modules registered (--name value)
@@ -62,7 +62,13 @@ struct RunOptions {
   std::uint64_t pick_size(std::uint64_t quick_size, std::uint64_t full_size) const;
   /// A module option's value as given (or its registered default).
   const std::string& option(const std::string& name) const;
+  /// The profile's repetitions, for a run shorter than kLongRunMs: --reps when given, else 5 quick, 10 full.
   int effective_repetitions() const { return repetitions > 0 ? repetitions : (full() ? 10 : 5); }
+  /// The timed repetitions after a warm-up run of `warmup_ms` (its time on the timing's own clock;
+  /// negative when no warm-up ran): --reps when given; else effective_repetitions(), or 3 quick and 5
+  /// full for a run of at least kLongRunMs (docs/design.md, "Timing").
+  int repetitions_after(double warmup_ms) const;
+  static constexpr double kLongRunMs = 250;
 };
 
 /// One point of a sweep: a variant at a size and (optionally) one more swept parameter.
@@ -116,6 +122,7 @@ struct Metric {
   double min = 0;
   double max = 0;
   std::string unit;   // e.g. "ms", "Gkeys/s", "count"
+  int repetitions = 0;  // the timed repetitions behind median, min and max; 0: one measured value
 };
 
 /// What the harness hands an experiment for one point: the stream to run on, timing that
@@ -132,8 +139,9 @@ class PointContext {
   std::uint64_t seed() const { return options_.seed; }
 
   /// Times `run` on the device with CUDA events: warm-up runs, then the repetitions driven by
-  /// Google Benchmark with manual time. `reset` (optional) runs before every run, untimed (e.g.
-  /// clearing a table); nothing else is in the timed region.
+  /// Google Benchmark with manual time, as many as RunOptions::repetitions_after the last warm-up.
+  /// `reset` (optional) runs before every run, untimed (e.g. clearing a table); nothing else is in
+  /// the timed region.
   Timing time_gpu(const std::function<void(cudaStream_t)>& run,
                   const std::function<void(cudaStream_t)>& reset = {});
   /// The phases of a run, timed with the same warm-ups and repetitions: `run` marks them on the
