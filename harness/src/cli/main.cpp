@@ -2,9 +2,6 @@
 // join and table (owndata/). Every usage error is one line on
 // stderr and exit status 2; a failed verification or a runtime error gives exit status 1.
 #include <boost/program_options.hpp>
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
 
 #include <algorithm>
 #include <cmath>
@@ -501,19 +498,6 @@ int cmd_gen(const std::vector<std::string>& args) {
   return 0;
 }
 
-// A run's inputs and checks allocate and free GBs of host memory point after point (a result
-// brought back, a sort's buffer). glibc maps each such block afresh and unmaps it when freed, so
-// every point faults its pages in again, one thread at a time: 0.45 s per GB on the H100
-// machine's host, against 0.1 s per GB to write pages already there (logs/host_memory_costs.log).
-// A run keeps what it frees in its heap instead (never handed back before the run ends), so
-// later points reuse those pages.
-void keep_freed_host_memory() {
-#if defined(__GLIBC__)
-  mallopt(M_MMAP_MAX, 0);         // large blocks from the heap, not from mmap
-  mallopt(M_TRIM_THRESHOLD, -1);  // and the heap is never trimmed
-#endif
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -532,10 +516,7 @@ int main(int argc, char** argv) {
     const std::string command = args[0];
     const std::vector<std::string> rest(args.begin() + 1, args.end());
     if (command == "list") return cmd_list(rest);
-    if (command == "run") {
-      keep_freed_host_memory();
-      return cmd_run(rest, command_line.str());
-    }
+    if (command == "run") return cmd_run(rest, command_line.str());
     if (command == "probe") return cmd_probe(rest);
     if (command == "demo") return cmd_demo(rest);
     if (command == "gen") return cmd_gen(rest);
