@@ -11,6 +11,7 @@
 #include <string>
 
 #include "hashlab/common/hash.hpp"
+#include "hashlab/common/host_memory.hpp"
 #include "hashlab/common/launch.cuh"
 #include "hashlab/common/primitives.hpp"
 
@@ -130,13 +131,13 @@ bool supports(Aggregation op) { return op != Aggregation::kMean; }
 reference::GroupByResult groups_to_reference(const std::uint32_t* keys, const std::uint64_t* aggregates,
                                              std::size_t groups, Aggregation op, cudaStream_t stream) {
   reference::GroupByResult result;
-  result.keys.emplace_back(groups);
+  result.keys.push_back(cpu::zeroed_vector<std::uint32_t>(groups));  // faulted in on all cores
   reference::AggregateColumn column;
   column.op = op;
   // The 64-bit aggregates go straight into the exact column: int64 holds the same bits (sums of
   // 32-bit values, counts, min and max are all below 2^63), as a conversion would give them.
   static_assert(sizeof(std::int64_t) == sizeof(std::uint64_t));
-  column.exact.resize(groups);
+  column.exact = cpu::zeroed_vector<std::int64_t>(groups);
   if (groups > 0) {
     HASHLAB_CUDA_CHECK(cudaMemcpyAsync(result.keys[0].data(), keys, groups * sizeof(std::uint32_t),
                                        cudaMemcpyDeviceToHost, stream));

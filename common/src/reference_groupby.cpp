@@ -17,6 +17,7 @@
 
 #include "hashlab/common/flat_map.hpp"
 #include "hashlab/common/hash.hpp"
+#include "hashlab/common/host_memory.hpp"
 #include "hashlab/common/radix_sort.hpp"
 #include "hashlab/common/threads.hpp"
 
@@ -243,7 +244,7 @@ bool sort_one_key_one_column(GroupByResult& r, unsigned threads) {
   static_assert(sizeof(std::int64_t) == 8 && sizeof(double) == 8);
   std::uint32_t* keys = r.keys[0].data();
   auto* values = exact ? static_cast<void*>(a.exact.data()) : static_cast<void*>(a.real.data());
-  std::vector<Record> records(n);
+  std::vector<Record> records = cpu::zeroed_vector<Record>(n);
   cpu::parallel_for(n, threads, [&](std::size_t g) {
     records[g].key = keys[g];
     std::memcpy(&records[g].bits, static_cast<char*>(values) + 8 * g, 8);
@@ -264,7 +265,7 @@ bool sort_one_key_one_column(GroupByResult& r, unsigned threads) {
 template <class Low>
 std::vector<std::uint64_t> sort_rows_by_key_tuple(const std::vector<const std::uint32_t*>& keys, std::size_t n,
                                                   unsigned threads, Low low) {
-  std::vector<std::uint64_t> words(n);
+  std::vector<std::uint64_t> words = cpu::zeroed_vector<std::uint64_t>(n);
   for (std::size_t c = keys.size(); c-- > 0;) {
     const std::uint32_t* column = keys[c];
     const bool first_pass = c + 1 == keys.size();
@@ -448,13 +449,13 @@ GroupByResult sorted_groupby_columns(const std::vector<const std::uint32_t*>& ke
   std::vector<std::size_t> offset(threads + 1, 0);
   for (unsigned t = 0; t < threads; ++t) offset[t + 1] = offset[t] + parts[t].groups();
   GroupByResult result;
-  result.keys.assign(keys.size(), std::vector<std::uint32_t>(offset[threads]));
+  for (std::size_t c = 0; c < keys.size(); ++c) result.keys.push_back(cpu::zeroed_vector<std::uint32_t>(offset[threads]));
   for (Aggregation op : ops) {  // exact or real as Accumulator::finish makes them
     AggregateColumn column;
     column.op = op;
     const bool exact = op == Aggregation::kCount || (op != Aggregation::kMean && std::is_integral_v<V>);
-    if (exact) column.exact.resize(offset[threads]);
-    else column.real.resize(offset[threads]);
+    if (exact) column.exact = cpu::zeroed_vector<std::int64_t>(offset[threads]);
+    else column.real = cpu::zeroed_vector<double>(offset[threads]);
     result.aggregates.push_back(std::move(column));
   }
   cpu::run_threads(threads, [&](unsigned t) {

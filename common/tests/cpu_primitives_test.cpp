@@ -11,6 +11,7 @@
 #include <random>
 #include <vector>
 
+#include "hashlab/common/host_memory.hpp"
 #include "hashlab/common/radix_sort.hpp"
 #include "hashlab/common/threads.hpp"
 #include "hashlab/reference/groupby.hpp"
@@ -19,6 +20,27 @@
 
 namespace hashlab {
 namespace {
+
+TEST(HostMemory, ZeroedVectorIsAValueInitialisedVectorOfEverySize) {
+  EXPECT_TRUE(cpu::zeroed_vector<std::uint32_t>(0).empty());
+  const auto small = cpu::zeroed_vector<std::uint64_t>(10);
+  EXPECT_EQ(small, std::vector<std::uint64_t>(10));
+  // Above kPopulateMinBytes, so its pages are populated first: 48 MiB of zeros, every one.
+  const std::size_t n = 3 * cpu::kPopulateMinBytes / sizeof(std::uint32_t) + 7;
+  const auto large = cpu::zeroed_vector<std::uint32_t>(n);
+  ASSERT_EQ(large.size(), n);
+  EXPECT_EQ(std::count(large.begin(), large.end(), 0u), static_cast<std::ptrdiff_t>(n));
+}
+
+TEST(HostMemory, PopulatingPagesKeepsWhatTheyHold) {
+  std::vector<std::uint32_t> v(2 * cpu::kPopulateMinBytes / sizeof(std::uint32_t) + 3);
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<std::uint32_t>(i * 2654435761u);
+  cpu::populate_pages(v.data() + 1, (v.size() - 1) * sizeof(std::uint32_t));  // not page-aligned
+  for (std::size_t i = 0; i < v.size(); ++i) ASSERT_EQ(v[i], static_cast<std::uint32_t>(i * 2654435761u)) << i;
+  cpu::populate_pages(nullptr, 1u << 30);  // nothing to do
+  cpu::populate_pages(v.data(), 100);      // below kPopulateMinBytes
+  EXPECT_EQ(v[0], 0u);
+}
 
 struct Row {
   std::uint32_t key;

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "detail.cuh"
+#include "hashlab/common/host_memory.hpp"
 #include "hashlab/common/launch.cuh"
 #include "hashlab/common/primitives.hpp"
 #include "hashlab/common/radix_sort.hpp"
@@ -95,7 +96,7 @@ std::vector<JoinedRow> JoinedRows::to_host(cudaStream_t stream) const {
   const auto k = key.to_host(stream, size);
   const auto v1 = value1.to_host(stream, size);
   const auto v2 = value2.to_host(stream, size);
-  std::vector<JoinedRow> rows(size);
+  std::vector<JoinedRow> rows = cpu::zeroed_vector<JoinedRow>(size);
   // On all cores: the checks bring up to 10^8 rows back.
   cpu::parallel_for(size, cpu::threads_for_items(size), [&](std::size_t i) { rows[i] = {k[i], v1[i], v2[i]}; });
   return rows;
@@ -124,7 +125,7 @@ std::vector<JoinedRow> cpu_join(const std::vector<std::uint32_t>& r_keys, const 
                                 const std::vector<std::uint32_t>& s_keys, const std::vector<std::uint32_t>& s_values,
                                 unsigned threads) {
   const auto pairs = cpu::parallel_join(r_keys, s_keys, threads);
-  std::vector<JoinedRow> rows(pairs.size());
+  std::vector<JoinedRow> rows = cpu::zeroed_vector<JoinedRow>(pairs.size());
   // The rows gather from both tables (a cache miss each): on the join's threads too.
   cpu::parallel_for(pairs.size(), threads != 0 ? threads : cpu::threads_for_items(pairs.size()), [&](std::size_t i) {
     rows[i] = {r_keys[pairs[i].r_index], r_values[pairs[i].r_index], s_values[pairs[i].s_index]};

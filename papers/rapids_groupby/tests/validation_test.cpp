@@ -4,8 +4,10 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "hashlab/rapids_groupby/groupby.hpp"
+#include "../src/dataset.hpp"
 #include "../src/table.cuh"
 
 namespace hashlab::rapids {
@@ -93,6 +95,20 @@ TEST(RapidsPackedOps, SixteenOpsRoundTripAndCountColumnOnlyWhenNeeded) {
   EXPECT_TRUE(packed.needs_count);
   EXPECT_FALSE(detail::pack({Aggregation::kSum, Aggregation::kSum, Aggregation::kMin}).needs_count);
   EXPECT_TRUE(detail::pack({Aggregation::kMean}).needs_count);
+}
+
+TEST(Dataset, SplitHostColumnsCutsTheColumnMajorArraysIntoOneVectorPerColumn) {
+  Dataset<std::int32_t> d;
+  d.rows = 3;
+  d.key_columns = 2;
+  d.value_columns = 2;
+  d.host_keys = {1, 2, 3, 10, 20, 30};
+  d.host_values = {-1, -2, -3, 7, 8, 9};
+  d.split_host_columns();
+  EXPECT_EQ(d.key_columns_host, (std::vector<std::vector<std::uint32_t>>{{1, 2, 3}, {10, 20, 30}}));
+  EXPECT_EQ(d.value_columns_host, (std::vector<std::vector<std::int32_t>>{{-1, -2, -3}, {7, 8, 9}}));
+  d.split_host_columns();  // again: the same, not appended
+  EXPECT_EQ(d.key_columns_host.size(), 2u);
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "hashlab/common/cuda_check.hpp"
+#include "hashlab/common/host_memory.hpp"
 
 namespace hashlab {
 
@@ -142,10 +143,11 @@ DeviceBuffer<T> to_device(const std::vector<T>& host, cudaStream_t stream) {
 }
 
 /// Copies `n` elements of device memory to a host vector in the order of `stream` (a plain
-/// cudaMemcpy would not wait for the stream's work); synchronises `stream`.
+/// cudaMemcpy would not wait for the stream's work); synchronises `stream`. The vector's pages are
+/// faulted in on all cores first (cpu::zeroed_vector): a check brings GBs back.
 template <class T>
 std::vector<T> copy_to_host(const T* device_ptr, std::size_t n, cudaStream_t stream) {
-  std::vector<T> out(n);
+  std::vector<T> out = cpu::zeroed_vector<T>(n);
   if (n > 0) {
     HASHLAB_CUDA_CHECK(cudaMemcpyAsync(out.data(), device_ptr, n * sizeof(T), cudaMemcpyDeviceToHost, stream));
     HASHLAB_CUDA_CHECK(cudaStreamSynchronize(stream));

@@ -11,6 +11,7 @@
 #include <memory>
 #include <vector>
 
+#include "hashlab/common/host_memory.hpp"
 #include "hashlab/common/scatter.hpp"
 #include "hashlab/common/threads.hpp"
 
@@ -25,6 +26,7 @@ void radix_sort(std::vector<T>& items, KeyOf key_of, unsigned threads = 0) {
   if (n < 2) return;
   if (threads == 0) threads = threads_for_items(n);
   std::unique_ptr<T[]> buffer(new T[n]);  // default-initialised: no pass over it before the scatter
+  populate_pages(buffer.get(), n * sizeof(T));  // but its pages faulted in on all cores
   T* from = items.data();
   T* to = buffer.get();
   for (int shift = 0; shift < 32; shift += 8) {
