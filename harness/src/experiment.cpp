@@ -224,8 +224,7 @@ std::vector<PhaseTiming> PointContext::time_phases(const std::function<void(Phas
   const auto began = std::chrono::steady_clock::now();
   double warmup_ms = -1;
   for (int w = 0; w < options_.warmups; ++w) warmup_ms = one_run(false);
-  const int repetitions = options_.repetitions_after(warmup_ms);
-  repeat_with_benchmark([&] { return one_run(true); }, repetitions);
+  repeat_with_benchmark([&] { return one_run(true); }, options_.repetitions_after(warmup_ms));
   for (std::size_t i = 0; i < phases.size(); ++i) phases[i].timing = summarize(times[i]);
   timed_seconds_ += seconds_since(began);
   return phases;
