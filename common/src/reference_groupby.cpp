@@ -237,22 +237,29 @@ bool sort_one_key_one_column(GroupByResult& r, unsigned threads) {
   const bool exact = a.exact.size() == n && a.real.empty();
   const bool real = a.real.size() == n && a.exact.empty();
   if (!exact && !real) return false;
+  // 12 bytes, not 16: the sort moves each record four times, and without the padding it took 0.9 s
+  // instead of 1.5 s for 6 x 10^7 records on the CPU machine. (Its members are only read and written
+  // by value, never through a pointer, so their alignment of 4 is safe.)
+#pragma pack(push, 4)
   struct Record {
     std::uint32_t key;
     std::uint64_t bits;  // the value's bytes, int64 or double alike
   };
-  static_assert(sizeof(std::int64_t) == 8 && sizeof(double) == 8);
+#pragma pack(pop)
+  static_assert(sizeof(Record) == 12 && sizeof(std::int64_t) == 8 && sizeof(double) == 8);
   std::uint32_t* keys = r.keys[0].data();
   auto* values = exact ? static_cast<void*>(a.exact.data()) : static_cast<void*>(a.real.data());
   std::vector<Record> records = cpu::zeroed_vector<Record>(n);
   cpu::parallel_for(n, threads, [&](std::size_t g) {
-    records[g].key = keys[g];
-    std::memcpy(&records[g].bits, static_cast<char*>(values) + 8 * g, 8);
+    std::uint64_t bits;
+    std::memcpy(&bits, static_cast<char*>(values) + 8 * g, 8);
+    records[g] = {keys[g], bits};
   });
   cpu::radix_sort(records, [](const Record& record) { return record.key; }, threads);
   cpu::parallel_for(n, threads, [&](std::size_t g) {
+    const std::uint64_t bits = records[g].bits;
     keys[g] = records[g].key;
-    std::memcpy(static_cast<char*>(values) + 8 * g, &records[g].bits, 8);
+    std::memcpy(static_cast<char*>(values) + 8 * g, &bits, 8);
   });
   return true;
 }
