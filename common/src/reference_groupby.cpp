@@ -74,6 +74,9 @@ class Accumulator {
 
   explicit Accumulator(Aggregation op) : op_(op) {}
 
+  /// Room for `groups` groups.
+  void reserve(std::size_t groups) { acc_.reserve(groups); }
+
   /// A new group whose first row holds `v`.
   void add_group(V v) {
     switch (op_) {
@@ -438,6 +441,12 @@ GroupByResult sorted_groupby_columns(const std::vector<const std::uint32_t*>& ke
     std::vector<std::vector<std::uint32_t>> part_keys(keys.size());
     std::vector<std::int64_t> rows_of_group;
     std::vector<Accumulator<V>> acc(ops.begin(), ops.end());
+    // Room for as many groups as the part has rows: address space only until written, and the
+    // vectors never grow by copying (at 10^8 rows the copies faulted in a second set of pages).
+    const std::size_t most = end > begin ? end - begin : 0;
+    for (auto& column : part_keys) column.reserve(most);
+    rows_of_group.reserve(most);
+    for (auto& a : acc) a.reserve(most);
     for (std::size_t i = begin; i < end; ++i) {
       if (i == begin || starts_group(i)) {
         part_keys[0].push_back(static_cast<std::uint32_t>(sorted[i] >> 32));
