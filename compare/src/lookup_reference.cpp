@@ -3,7 +3,9 @@
 #include <stdexcept>
 #include <string>
 
+#include "hashlab/common/host_memory.hpp"
 #include "hashlab/common/radix_sort.hpp"
+#include "hashlab/common/threads.hpp"
 #include "hashlab/compare/tables.hpp"
 #include "hashlab/reference/lookup.hpp"
 
@@ -66,19 +68,22 @@ LookupReference make_lookup_reference(const std::vector<std::uint32_t>& keys, co
   if (queries.size() > 0xffffffffull) throw std::invalid_argument("make_lookup_reference: more than 2^32 queries");
   // The pairs in (key, value) order and the queries in (key, row) order, by stable radix sorts on
   // all cores: the pairs by value, then by key; the queries, whose rows ascend already, by key.
-  std::vector<std::uint64_t> pairs(keys.size());
-  for (std::size_t i = 0; i < keys.size(); ++i) pairs[i] = pack(keys[i], values[i]);
-  std::vector<std::uint64_t> order(queries.size());
-  for (std::size_t j = 0; j < queries.size(); ++j) order[j] = pack(queries[j], static_cast<std::uint32_t>(j));
+  // Every other pass is on all cores too (16M keys a table in compare/tables).
+  const unsigned threads = cpu::threads_for_items(std::max(keys.size(), queries.size()));
+  std::vector<std::uint64_t> pairs = cpu::zeroed_vector<std::uint64_t>(keys.size());
+  cpu::parallel_for(keys.size(), threads, [&](std::size_t i) { pairs[i] = pack(keys[i], values[i]); });
+  std::vector<std::uint64_t> order = cpu::zeroed_vector<std::uint64_t>(queries.size());
+  cpu::parallel_for(queries.size(), threads,
+                    [&](std::size_t j) { order[j] = pack(queries[j], static_cast<std::uint32_t>(j)); });
   cpu::radix_sort(pairs, [](std::uint64_t p) { return low_of(p); });
   cpu::radix_sort(pairs, [](std::uint64_t p) { return high_of(p); });
   cpu::radix_sort(order, [](std::uint64_t q) { return high_of(q); });
 
   LookupReference ref;
-  ref.sorted_values.resize(pairs.size());
+  ref.sorted_values = cpu::zeroed_vector<std::uint32_t>(pairs.size());
+  cpu::parallel_for(pairs.size(), threads, [&](std::size_t i) { ref.sorted_values[i] = low_of(pairs[i]); });
   ref.key_begin.push_back(0);
   for (std::size_t i = 0; i < pairs.size(); ++i) {
-    ref.sorted_values[i] = low_of(pairs[i]);
     if (i == 0 || high_of(pairs[i]) != high_of(pairs[i - 1])) {
       if (i > 0) ref.key_begin.push_back(i);
       ref.unique_keys.push_back(high_of(pairs[i]));
@@ -87,21 +92,33 @@ LookupReference make_lookup_reference(const std::vector<std::uint32_t>& keys, co
   if (!pairs.empty()) ref.key_begin.push_back(pairs.size());
   ref.keys_unique = ref.unique_keys.size() == keys.size();
 
-  // Merge the sorted queries with the unique keys.
-  ref.query_count.assign(queries.size(), 0);
-  ref.query_value.assign(queries.size(), reference::kNotFound);
-  std::size_t u = 0;
-  for (const std::uint64_t q : order) {
-    const std::uint32_t key = high_of(q);
-    const std::uint32_t row = low_of(q);
-    while (u < ref.unique_keys.size() && ref.unique_keys[u] < key) ++u;
-    if (u < ref.unique_keys.size() && ref.unique_keys[u] == key) {
-      const auto count = ref.key_begin[u + 1] - ref.key_begin[u];
-      ref.query_count[row] = static_cast<std::uint32_t>(count);
-      ref.query_value[row] = ref.sorted_values[ref.key_begin[u]];
-      ref.total_matches += count;
+  // Merge the sorted queries with the unique keys: each thread a run of the queries, from the first
+  // unique key not below its first query's (each query's row is written by one thread only).
+  ref.query_count = cpu::zeroed_vector<std::uint32_t>(queries.size());
+  ref.query_value = cpu::zeroed_vector<std::uint32_t>(queries.size());
+  std::vector<std::uint64_t> matches(threads, 0);
+  cpu::run_threads(threads, [&](unsigned t) {
+    const std::size_t begin = cpu::chunk_begin(t, threads, order.size());
+    const std::size_t end = cpu::chunk_begin(t + 1, threads, order.size());
+    if (begin == end) return;
+    auto u = static_cast<std::size_t>(
+        std::lower_bound(ref.unique_keys.begin(), ref.unique_keys.end(), high_of(order[begin])) -
+        ref.unique_keys.begin());
+    for (std::size_t j = begin; j < end; ++j) {
+      const std::uint32_t key = high_of(order[j]);
+      const std::uint32_t row = low_of(order[j]);
+      while (u < ref.unique_keys.size() && ref.unique_keys[u] < key) ++u;
+      if (u < ref.unique_keys.size() && ref.unique_keys[u] == key) {
+        const auto count = ref.key_begin[u + 1] - ref.key_begin[u];
+        ref.query_count[row] = static_cast<std::uint32_t>(count);
+        ref.query_value[row] = ref.sorted_values[ref.key_begin[u]];
+        matches[t] += count;
+      } else {
+        ref.query_value[row] = reference::kNotFound;
+      }
     }
-  }
+  });
+  for (const std::uint64_t m : matches) ref.total_matches += m;
   return ref;
 }
 
