@@ -4,6 +4,8 @@
 # the points it wrote. Usage: scripts/device_run.sh paper... (plus hashlab run options after --)
 # Pass HASHLAB_GIT_SHA=<the revision shipped> in the environment: the copy of the tree on the GPU
 # machine may carry a .git of an earlier revision, whose name the binaries would then record.
+# `all` runs every module in one process (its log, run_all.log, is a reference's reproduce_all.log);
+# with `all` or `compare`, TPC-H's columns are generated first (SF 1, or 10 with -- --full).
 set -uo pipefail
 OUT=${OUT:-build/device_run}
 BUDGET=${BUDGET:-540}
@@ -20,6 +22,19 @@ cmake -S . -B build -U "Boost*" -U "boost*" -DCMAKE_BUILD_TYPE=Release -DCMAKE_C
 cmake --build build -j 16 > "$OUT/build.log" 2>&1 || { grep -E "error" "$OUT/build.log" | head -40; exit 1; }
 echo "built in $(( $(date +%s) - start )) s"
 [ -f "$OUT/results/device.json" ] || build/hashlab probe --out "$OUT/results" | tail -3
+nvidia-smi > "$OUT/nvidia_smi.log" 2>&1  # packed with the logs below
+# compare/tpch reads TPC-H columns: SF 1 quick, SF 10 with --full. The machine has no PyPI: a
+# tpchgen-cli wheel carried with the tree as .whl/*.whl is installed first.
+if printf '%s\n' "${papers[@]}" | grep -qxE 'all|compare'; then
+  if [ -z "${TPCHGEN_CLI:-}" ] && ls .whl/tpchgen_cli-*.whl > /dev/null 2>&1; then
+    python3 -m pip install -q --no-index --no-deps --target /tmp/tpchgen .whl/tpchgen_cli-*.whl &&
+      export TPCHGEN_CLI=/tmp/tpchgen/bin/tpchgen-cli
+  fi
+  sf=1
+  printf '%s\n' "${opts[@]}" | grep -qx -- --full && sf=10
+  python3 scripts/tpch.py --sf $sf --out data/tpch > "$OUT/tpch_data_sf$sf.log" 2>&1 ||
+    echo "no TPC-H data at SF $sf ($OUT/tpch_data_sf$sf.log): compare/tpch will be skipped"
+fi
 status=0
 for p in "${papers[@]}"; do
   left=$(( BUDGET - ($(date +%s) - start) ))
