@@ -126,6 +126,12 @@ std::vector<pkpk::JoinedRow> reference_join(const JoinInput& input) {
   return pkpk::reference_join(input.r.keys.data, input.r.values.data, input.s.keys.data, input.s.values.data);
 }
 
+std::vector<pkpk::JoinedRow> oracle_join(const JoinInput& input, std::string* note) {
+  check_table(input.r, "R");
+  check_table(input.s, "S");
+  return pkpk::oracle_join(input.r.keys.data, input.r.values.data, input.s.keys.data, input.s.values.data, note);
+}
+
 std::string compare_rows(const std::vector<pkpk::JoinedRow>& expected, const std::vector<pkpk::JoinedRow>& actual) {
   if (expected.size() != actual.size())
     return std::to_string(actual.size()) + " rows, the reference has " + std::to_string(expected.size());

@@ -187,6 +187,23 @@ TEST_F(OwnDataGpu, EveryGroupByEqualsTheReference) {
   }
 }
 
+// join --verify's answer: the reference at this size (no note), the sort-merge join above 2^20 rows
+// a table (pkpk's tests hold it equal to the reference there).
+TEST(OwnDataJoin, OracleJoinIsTheReferenceOnSmallTables) {
+  JoinInput join;
+  join.r.keys = {"rk", "rk.npy", {5, 1, 9}};
+  join.r.values = {"rv", "rv.npy", {50, 10, 90}};
+  join.s.keys = {"sk", "sk.npy", {9, 2, 5}};
+  join.s.values = {"sv", "sv.npy", {900, 200, 500}};
+  std::string note = "stale";
+  const auto rows = oracle_join(join, &note);
+  EXPECT_EQ(compare_rows(reference_join(join), rows), "");
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].key, 5u);
+  EXPECT_EQ(rows[1].value2, 900u);
+  EXPECT_EQ(note, "");
+}
+
 TEST_F(OwnDataGpu, EveryJoinAndTableEqualsTheReference) {
   std::mt19937 rng(3);
   const std::size_t n = 20000;

@@ -153,8 +153,29 @@ TEST(PkPkHostJoins, ParallelCpuJoinMatchesTheReference) {
   EXPECT_EQ(got, want);
 }
 
-// The checks' answer: the reference up to 2^20 rows per table, the parallel join (sorted, with a
-// note saying so) above; equal either way.
+// The sort-merge join equals the reference at every match rate, on one thread or many (more
+// threads than rows too), for empty tables, and refuses a repeated key in either table.
+TEST(PkPkHostJoins, SortMergeJoinEqualsTheReference) {
+  const std::uint64_t seed = testing::test_seed();
+  HASHLAB_TRACE_SEED(seed);
+  for (double match_rate : {0.0, 0.5, 1.0})
+    for (std::uint64_t rows : {std::uint64_t{3}, std::uint64_t{100003}}) {
+      std::vector<std::uint32_t> r, s;
+      gen::generate_pkpk_host({rows + 7, rows, 4 * rows + 20, match_rate}, seed, r, s);
+      const auto rv = gen::generate_values_host<std::uint32_t>(seed, 0, 0xfffffffeu, r.size());
+      const auto sv = gen::generate_values_host<std::uint32_t>(seed + 1, 0, 0xfffffffeu, s.size());
+      const auto want = reference_join(r, rv, s, sv);
+      for (unsigned threads : {1u, 5u, 16u})
+        EXPECT_EQ(sort_merge_join(r, rv, s, sv, threads), want) << rows << " rows, match rate " << match_rate;
+    }
+  EXPECT_TRUE(sort_merge_join({}, {}, {1, 2}, {3, 4}).empty());
+  EXPECT_THROW(sort_merge_join({5, 1, 5}, {0, 0, 0}, {1}, {0}), std::invalid_argument);
+  EXPECT_THROW(sort_merge_join({1}, {0}, {2, 2}, {0, 0}), std::invalid_argument);
+  EXPECT_THROW(sort_merge_join({1, 2}, {0}, {1}, {0}), std::invalid_argument);  // 2 keys, 1 value
+}
+
+// The checks' answer: the reference up to 2^20 rows per table, the sort-merge join (with a note
+// saying so) above; equal either way.
 TEST(PkPkHostJoins, OracleJoinIsTheReferenceBelowTheThresholdAndEqualToItAbove) {
   const std::uint64_t seed = testing::test_seed();
   HASHLAB_TRACE_SEED(seed);

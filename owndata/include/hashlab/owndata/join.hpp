@@ -56,6 +56,10 @@ std::unique_ptr<JoinRun> make_join(JoinAlgo algo, const JoinInput& input, cudaSt
 
 /// The CPU reference (pkpk::reference_join), sorted by key.
 std::vector<pkpk::JoinedRow> reference_join(const JoinInput& input);
+/// The checks' answer (pkpk::oracle_join), sorted by key: reference_join up to
+/// cpu::kOracleReferenceRows rows a table; above, the same rows by pkpk::sort_merge_join on all
+/// cores, with `note` (optional) saying so (emptied otherwise).
+std::vector<pkpk::JoinedRow> oracle_join(const JoinInput& input, std::string* note = nullptr);
 
 /// Compares two joins' rows (both sorted by key): "" when equal, else the first difference.
 std::string compare_rows(const std::vector<pkpk::JoinedRow>& expected, const std::vector<pkpk::JoinedRow>& actual);

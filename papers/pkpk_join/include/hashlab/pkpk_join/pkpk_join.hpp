@@ -203,9 +203,17 @@ std::vector<JoinedRow> cpu_join(const std::vector<std::uint32_t>& r_keys, const 
                                 const std::vector<std::uint32_t>& s_keys, const std::vector<std::uint32_t>& s_values,
                                 unsigned threads = 0);
 
+/// The same join by sorting, in key order: each table's (key, value) words radix-sorted on all
+/// cores, then merged on all cores. It shares nothing with the hash joins, cpu_join included.
+/// Throws std::invalid_argument naming a repeated key, or when a table's columns differ in length.
+std::vector<JoinedRow> sort_merge_join(const std::vector<std::uint32_t>& r_keys,
+                                       const std::vector<std::uint32_t>& r_values,
+                                       const std::vector<std::uint32_t>& s_keys,
+                                       const std::vector<std::uint32_t>& s_values, unsigned threads = 0);
+
 /// The checks' answer for two tables, sorted by key: reference_join up to cpu::kOracleReferenceRows
-/// rows per table, cpu_join above (tested equal to it); `note` (optional) then says so, and is
-/// emptied otherwise.
+/// rows per table, sort_merge_join above (tested equal to it); `note` (optional) then says so, and
+/// is emptied otherwise.
 std::vector<JoinedRow> oracle_join(const std::vector<std::uint32_t>& r_keys, const std::vector<std::uint32_t>& r_values,
                                    const std::vector<std::uint32_t>& s_keys, const std::vector<std::uint32_t>& s_values,
                                    std::string* note = nullptr);
