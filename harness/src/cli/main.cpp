@@ -214,7 +214,7 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
       ("n", po::value<std::vector<std::string>>(&sizes)->multitoken(), "sizes to run instead of the profile's (e.g. 1M 32Mi)")
       ("seed", po::value<std::uint64_t>(&run.seed)->default_value(42), "seed of the data generator")
       ("out", po::value<std::string>(&run.out_dir)->default_value("results"), "output directory")
-      ("reps", po::value<int>(&run.repetitions)->default_value(0), "timed repetitions per point (0: 5 quick, 10 full; 3 and 5 for a run of 250 ms or more)")
+      ("reps", po::value<int>(&run.repetitions)->default_value(0), "timed repetitions per point (0: 5 quick, 10 full, or 3 and 5 for a run of 250 ms or more)")
       ("warmup", po::value<int>(&run.warmups)->default_value(1), "untimed warm-up runs per point")
       ("dry-run", "print the points that would run, and stop")
       ("strict", "a skipped point (does not fit this machine's memory, or its input is not here) fails the run")
