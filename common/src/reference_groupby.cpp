@@ -480,7 +480,8 @@ GroupByResult sorted_groupby_columns(const std::vector<const std::uint32_t*>& ke
   std::vector<std::size_t> offset(threads + 1, 0);
   for (unsigned t = 0; t < threads; ++t) offset[t + 1] = offset[t] + parts[t].groups();
   GroupByResult result;
-  for (std::size_t c = 0; c < keys.size(); ++c) result.keys.push_back(cpu::zeroed_vector<std::uint32_t>(offset[threads]));
+  for (std::size_t c = 0; c < keys.size(); ++c)
+    result.keys.push_back(cpu::zeroed_vector<std::uint32_t>(offset[threads]));
   for (Aggregation op : ops) {  // exact or real as Accumulator::finish makes them
     AggregateColumn column;
     column.op = op;

@@ -172,7 +172,8 @@ class ResultFile {
           << p.n << "," << csv_field(p.param_name) << "," << (p.param_name.empty() ? "" : number(p.param_value)) << ","
           << csv_field(m.name) << "," << number(m.median) << "," << number(m.min) << "," << number(m.max) << ","
           << csv_field(m.unit) << "," << verified << "," << csv_field(device_) << "," << stamp
-          << "," << git_sha() << "," << (m.repetitions > 0 ? m.repetitions : repetitions) << "," << csv_field(note) << "," << status << ","
+          << "," << git_sha() << "," << (m.repetitions > 0 ? m.repetitions : repetitions) << ","
+          << csv_field(note) << "," << status << ","
           << number(wall_s) << "," << device_peak_bytes << "\n";
     };
     if (ctx.metrics().empty() || std::string(status) == "skipped") {

@@ -149,7 +149,8 @@ std::vector<JoinedRow> sort_merge_join(const std::vector<std::uint32_t>& r_keys,
   auto sorted_words = [&](const std::vector<std::uint32_t>& keys, const std::vector<std::uint32_t>& values,
                           const char* name) {
     std::vector<std::uint64_t> words = cpu::zeroed_vector<std::uint64_t>(keys.size());
-    cpu::parallel_for(keys.size(), threads, [&](std::size_t i) { words[i] = std::uint64_t{keys[i]} << 32 | values[i]; });
+    cpu::parallel_for(keys.size(), threads,
+                      [&](std::size_t i) { words[i] = std::uint64_t{keys[i]} << 32 | values[i]; });
     cpu::radix_sort(words, key_of, threads);
     const std::size_t pairs = words.empty() ? 0 : words.size() - 1;
     const std::size_t repeat =
