@@ -10,6 +10,7 @@
 
 #include "hashlab/common/flat_map.hpp"
 #include "hashlab/common/radix_sort.hpp"
+#include "hashlab/reference/cpu_baselines.hpp"
 
 namespace hashlab::reference {
 namespace {
@@ -85,6 +86,13 @@ std::uint64_t sorted_join_count(const std::vector<std::uint32_t>& r, const std::
     }
   }
   return count;
+}
+
+std::uint64_t oracle_join_count(const std::vector<std::uint32_t>& r, const std::vector<std::uint32_t>& s,
+                                std::string* note) {
+  const bool small = std::max(r.size(), s.size()) <= cpu::kOracleReferenceRows;
+  if (note != nullptr) *note = small ? "" : kSortedJoinCountOracle;
+  return small ? inner_join_count(r, s) : sorted_join_count(r, s);
 }
 
 std::vector<JoinPair> inner_join(const std::vector<std::uint32_t>& r, const std::vector<std::uint32_t>& s) {

@@ -9,11 +9,13 @@
 #include <type_traits>
 #include <cstdint>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "hashlab/common/host_memory.hpp"
 #include "hashlab/common/radix_sort.hpp"
 #include "hashlab/common/threads.hpp"
+#include "hashlab/reference/cpu_baselines.hpp"
 #include "hashlab/reference/groupby.hpp"
 #include "hashlab/reference/join.hpp"
 #include "hashlab/testing/gpu_test.hpp"
@@ -265,6 +267,23 @@ TEST(SortedJoinCount, EqualsTheReferenceWithRepeatedKeysOnBothSides) {
       EXPECT_EQ(reference::sorted_join_count(r, s, threads), reference::inner_join_count(r, s)) << range;
   }
   EXPECT_EQ(reference::sorted_join_count({}, {1, 2}), 0u);
+}
+
+// The checks' count: the reference (no note) up to 2^20 keys in either column, the sorted count
+// (with its note) above; the same number either way.
+TEST(OracleJoinCount, IsTheReferenceUpToTheThresholdAndTheSortedCountAbove) {
+  std::vector<std::uint32_t> r(cpu::kOracleReferenceRows), s(1000);
+  for (std::size_t i = 0; i < r.size(); ++i) r[i] = static_cast<std::uint32_t>(i % 5000);
+  for (std::size_t i = 0; i < s.size(); ++i) s[i] = static_cast<std::uint32_t>(i * 7);
+  std::string note = "stale";
+  const std::uint64_t expected = reference::inner_join_count(r, s);
+  EXPECT_EQ(reference::oracle_join_count(r, s, &note), expected);
+  EXPECT_EQ(note, "");
+  s.push_back(7);
+  r.push_back(7);  // one key above the threshold
+  EXPECT_EQ(reference::oracle_join_count(r, s, &note), reference::inner_join_count(r, s));
+  EXPECT_EQ(note, reference::kSortedJoinCountOracle);
+  EXPECT_EQ(reference::oracle_join_count({}, {1}), 0u);
 }
 
 }  // namespace

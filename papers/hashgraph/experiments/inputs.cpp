@@ -5,9 +5,10 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <string>
+#include <utility>
 
 #include "hashlab/hashgraph/hashgraph.hpp"
-#include "hashlab/reference/cpu_baselines.hpp"
 #include "hashlab/reference/join.hpp"
 
 namespace hashlab::hashgraph::experiments {
@@ -46,15 +47,16 @@ Input& input(PointContext& ctx, const gen::KeySpec& spec, std::uint64_t n, std::
   });
 }
 
-/// The inner join count of two inputs, computed once per pair: reference::inner_join_count, or
-/// above cpu::kOracleReferenceRows rows the same count by sorting on all cores.
+/// The inner join count of two inputs, computed once per pair (reference::oracle_join_count).
 std::uint64_t expected_join_count(PointContext& ctx, const Input& r, const Input& s) {
-  if (std::max(r.host.size(), s.host.size()) > cpu::kOracleReferenceRows)
-    ctx.note("oracle: the sort-based multi-threaded join count (reference::sorted_join_count)");
-  return ctx.cached<std::uint64_t>("expected:" + r.key + "|" + s.key, [&] {
-    if (std::max(r.host.size(), s.host.size()) <= cpu::kOracleReferenceRows) return reference::inner_join_count(r.host, s.host);
-    return reference::sorted_join_count(r.host, s.host);
+  using Answer = std::pair<std::uint64_t, std::string>;  // the count and the oracle's note
+  const auto& [count, note] = ctx.cached<Answer>("expected:" + r.key + "|" + s.key, [&] {
+    Answer answer;
+    answer.first = reference::oracle_join_count(r.host, s.host, &answer.second);
+    return answer;
   });
+  if (!note.empty()) ctx.note(note);
+  return count;
 }
 
 /// Keeps the cached inputs and reference counts only while `tag` (what the inputs depend on: the

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace hashlab::reference {
@@ -26,6 +27,14 @@ std::uint64_t inner_join_count(const std::vector<std::uint32_t>& r, const std::v
 /// checks' answer for large inputs.
 std::uint64_t sorted_join_count(const std::vector<std::uint32_t>& r, const std::vector<std::uint32_t>& s,
                                 unsigned threads = 0);
+
+/// The checks' join count: inner_join_count up to cpu::kOracleReferenceRows keys in either column,
+/// sorted_join_count above, with `note` (optional) then set to kSortedJoinCountOracle (emptied
+/// otherwise).
+std::uint64_t oracle_join_count(const std::vector<std::uint32_t>& r, const std::vector<std::uint32_t>& s,
+                                std::string* note = nullptr);
+inline constexpr const char* kSortedJoinCountOracle =
+    "oracle: the sort-based multi-threaded join count (reference::sorted_join_count)";
 
 /// Every (i, j) with r[i] == s[j], sorted by (r_index, s_index).
 std::vector<JoinPair> inner_join(const std::vector<std::uint32_t>& r, const std::vector<std::uint32_t>& s);
