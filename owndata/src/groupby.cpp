@@ -501,8 +501,9 @@ reference::GroupByResult reference_groupby(const GroupByInput& input, const Grou
 }
 
 reference::GroupByResult oracle_groupby(const GroupByInput& input, const GroupByOptions& options, std::string* note) {
-  if (input.rows() <= cpu::kOracleReferenceRows) return reference_groupby(input, options);
-  if (note != nullptr) *note = kSortedGroupByOracle;
+  const bool small = input.rows() <= cpu::kOracleReferenceRows;
+  if (note != nullptr) *note = small ? "" : kSortedGroupByOracle;
+  if (small) return reference_groupby(input, options);
   return groupby_table(input, options, [](const auto& keys, const auto& values, const auto& aggs) {
     return reference::sorted_groupby(keys, values, aggs);
   });

@@ -99,7 +99,8 @@ reference::GroupByResult reference_groupby(const GroupByInput& input, const Grou
 
 /// The checks' answer: reference_groupby up to cpu::kOracleReferenceRows rows; above, the same
 /// answer computed on all cores by reference::sorted_groupby (independent of every hash-based
-/// group-by), with `note` (optional) set to kSortedGroupByOracle.
+/// group-by), with `note` (optional) then set to kSortedGroupByOracle (emptied otherwise), as
+/// pkpk::oracle_join and reference::oracle_join_count do.
 reference::GroupByResult oracle_groupby(const GroupByInput& input, const GroupByOptions& options,
                                         std::string* note = nullptr);
 inline constexpr const char* kSortedGroupByOracle =
