@@ -6,6 +6,8 @@
 # machine may carry a .git of an earlier revision, whose name the binaries would then record.
 # `all` runs every module in one process (its log, run_all.log, is a reference's reproduce_all.log);
 # with `all` or `compare`, TPC-H's columns are generated first (SF 1, or 10 with -- --full).
+# PREBUILT=dir skips the build: the binaries come from .devbin/bin.tar.xz, built elsewhere for sm_90
+# (see scripts/device_prebuilt.sh), unpacked into dir.
 set -uo pipefail
 OUT=${OUT:-build/device_run}
 BUDGET=${BUDGET:-540}
@@ -17,11 +19,20 @@ fi
 papers=() opts=()
 while [ $# -gt 0 ]; do [ "$1" = -- ] && { shift; opts=("$@"); break; }; papers+=("$1"); shift; done
 mkdir -p "$OUT/results"
-cmake -S . -B build -U "Boost*" -U "boost*" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-  ${CMAKE_PREFIX_PATH:+-DCMAKE_PREFIX_PATH=$CMAKE_PREFIX_PATH} > "$OUT/configure.log" 2>&1 || { tail -20 "$OUT/configure.log"; exit 1; }
-cmake --build build -j 16 > "$OUT/build.log" 2>&1 || { grep -E "error" "$OUT/build.log" | head -40; exit 1; }
-echo "built in $(( $(date +%s) - start )) s"
-[ -f "$OUT/results/device.json" ] || build/hashlab probe --out "$OUT/results" | tail -3
+if [ -n "${PREBUILT:-}" ]; then
+  if [ ! -x "$PREBUILT/hashlab" ]; then
+    mkdir -p "$PREBUILT" && tar xJf .devbin/bin.tar.xz -C "$PREBUILT" || { echo "no .devbin/bin.tar.xz"; exit 1; }
+  fi
+  export LD_LIBRARY_PATH=$PWD/.deps/root/usr/lib/x86_64-linux-gnu:$PWD/.devbin/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  HASHLAB=$PREBUILT/hashlab
+else
+  cmake -S . -B build -U "Boost*" -U "boost*" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+    ${CMAKE_PREFIX_PATH:+-DCMAKE_PREFIX_PATH=$CMAKE_PREFIX_PATH} > "$OUT/configure.log" 2>&1 || { tail -20 "$OUT/configure.log"; exit 1; }
+  cmake --build build -j 16 > "$OUT/build.log" 2>&1 || { grep -E "error" "$OUT/build.log" | head -40; exit 1; }
+  echo "built in $(( $(date +%s) - start )) s"
+  HASHLAB=build/hashlab
+fi
+[ -f "$OUT/results/device.json" ] || $HASHLAB probe --out "$OUT/results" | tail -3
 nvidia-smi > "$OUT/nvidia_smi.log" 2>&1  # packed with the logs below
 # compare/tpch reads TPC-H columns: SF 1 quick, SF 10 with --full. The machine has no PyPI: a
 # tpchgen-cli wheel carried with the tree as .whl/*.whl is installed first.
@@ -40,7 +51,7 @@ for p in "${papers[@]}"; do
   left=$(( BUDGET - ($(date +%s) - start) ))
   [ $left -le 10 ] && { echo "no time left for $p"; status=1; continue; }
   t0=$(date +%s)
-  timeout $left build/hashlab run $p "${opts[@]}" --out "$OUT/results" > "$OUT/run_$p.log" 2>&1
+  timeout $left $HASHLAB run $p "${opts[@]}" --out "$OUT/results" > "$OUT/run_$p.log" 2>&1
   rc=$?; [ $rc -ne 0 ] && status=1
   echo "== $p rc=$rc in $(( $(date +%s) - t0 )) s: $(tail -n 30 "$OUT/run_$p.log" | grep -E 'points,' )"
   grep -E "FAILED" "$OUT/run_$p.log" | head -20
