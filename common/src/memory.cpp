@@ -74,6 +74,18 @@ std::vector<DevicePeakScope*>& open_scopes() {
 
 std::size_t device_pool_used() { return pool_attribute(default_pool(), cudaMemPoolAttrUsedMemCurrent); }
 
+std::size_t device_memory_available(std::size_t need) {
+  const auto measure = [] {
+    std::size_t free_bytes = 0, total_bytes = 0;
+    HASHLAB_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    return free_bytes + device_pool_used();
+  };
+  const std::size_t available = measure();
+  if (available >= need) return available;
+  trim_device_pool();
+  return measure();
+}
+
 DevicePeakScope::DevicePeakScope() {
   cudaMemPool_t pool = default_pool();
   HASHLAB_CUDA_CHECK(cudaDeviceSynchronize());  // earlier stream-ordered frees have happened

@@ -224,14 +224,6 @@ class ResultFile {
   std::string json_path_;
 };
 
-// Device memory a point may use: what is free, plus what the pool holds now (cached inputs that a
-// reference run's peak counts too).
-std::uint64_t device_available() {
-  std::size_t free_bytes = 0, total_bytes = 0;
-  HASHLAB_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-  return free_bytes + device_pool_used();
-}
-
 // A sticky CUDA error (illegal address, ...) poisons the context: nothing after it can run.
 bool context_is_lost() {
   const cudaError_t err = cudaDeviceSynchronize();
@@ -319,7 +311,8 @@ RunSummary run_experiments(const std::vector<const Experiment*>& experiments, co
       // is skipped when its allocation fails (below).
       const auto need = estimates.find(*e, point);
       if (need && need->device_bytes > 0 && (options.gpu || options.memory_limit_bytes > 0)) {
-        const std::uint64_t available = options.memory_limit_bytes ? options.memory_limit_bytes : device_available();
+        const std::uint64_t available = options.memory_limit_bytes ? options.memory_limit_bytes
+                                                                 : device_memory_available(need->device_bytes);
         if (need->device_bytes > available)
           skip = "needs about " + format_bytes(need->device_bytes) + " of device memory (the reference run's peak" +
                  (need->scaled ? ", scaled to this size" : "") + "), " + format_bytes(available) +

@@ -48,6 +48,12 @@ void trim_device_pool();
 /// Bytes of the default pool in use now (every DeviceBuffer, CUB's scratch included).
 std::size_t device_pool_used();
 
+/// Device memory that `need` bytes of new allocations may use: what the driver has free plus what
+/// the default pool has in use (cached values a caller could drop). The pool keeps freed blocks
+/// (its release threshold is the maximum), and those count as neither: when the sum falls short of
+/// `need`, the cached blocks go back to the driver and the sum is read again.
+std::size_t device_memory_available(std::size_t need);
+
 /// The peak of the default pool's bytes in use over the scope's lifetime, read from the pool's
 /// high-water mark. Scopes nest (the runner measures each point, an experiment one algorithm inside
 /// it): opening a scope resets the mark, and the peak seen until then is kept for the enclosing
