@@ -350,12 +350,12 @@ def full_section(results_dir, verdicts, lines):
             counts = [sum(v.module == m and v.verdict == k for v in table.values()) for k in ve.VERDICTS]
             lines.append(f"| {m} | {name} | " + " | ".join(str(c) for c in counts) + " |")
     lines.append("")
-    # A claim that reads a module not yet run at full has no data there: not a change of verdict.
+    # A claim that reads an experiment not yet run at full has no data there: not a change of verdict.
     waiting = [k for k in quick if k in at_full and at_full[k].verdict == ve.NOT_MEASURED
                and at_full[k].reason.startswith("no results for")]
     changed = [k for k in quick if k in at_full and k not in waiting and quick[k].verdict != at_full[k].verdict]
     lines += [f"Where the papers' sizes change a verdict ({len(changed)} of {len(quick)} claims"
-              + (f"; {len(waiting)} more read a module not yet run at full: "
+              + (f"; {len(waiting)} more read an experiment not yet run at full: "
                  + ", ".join(f"`{k[1]}`" for k in waiting) if waiting else "") + "):", ""]
     if not changed:
         lines += ["None.", ""]

@@ -701,8 +701,8 @@ def rule_winner(claim, results, module):
         raise ClaimError("a winner question needs candidates = [{...}, ...]")
     best = claim.get("best", "max")
     over = claim.get("over")
-    series = [(c.get("label") or c.get("variant"), quantity(results, c, module, over)) for c in cands]
-    series = [(name, s) for name, s in series if s.points]
+    asked = [(c.get("label") or c.get("variant"), quantity(results, c, module, over)) for c in cands]
+    series = [(name, s) for name, s in asked if s.points]
     norm = None
     if "fraction_of" in claim:
         limit = quantity(results, claim["fraction_of"], module, None)
@@ -724,7 +724,9 @@ def rule_winner(claim, results, module):
                                     for name, v in vals))
         answers.append(f"{at}{w}, {fmt(ratio)}x over {second}" + (" (tied within the repetitions)" if tied else ""))
     if not answers:
-        return None, "", "fewer than two candidates measured at any point"
+        # No candidate's results at all: say which file is missing, as every other rule does.
+        missing = next((s.missing for _, s in asked if s.missing), "") if not series else ""
+        return None, "", missing or "fewer than two candidates measured at any point"
     suffix = (f" of {claim['fraction_of'].get('label', 'the limit')}" if norm else f" {unit}" if unit else "")
     return MEASURED, "; ".join(texts) + suffix, "; ".join(answers)
 

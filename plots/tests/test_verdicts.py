@@ -235,6 +235,16 @@ class MissingAndInformation(Synthetic):
         self.assertEqual(v.verdict, ve.MEASURED)
         self.assertIn("a, 1.05x over b (tied", v.reason)
 
+    def test_a_winner_question_without_results_names_the_missing_file(self):
+        self.rows("other", [self.point("a", "rate", 2.0)])
+        claim = {"rule": "winner", "candidates": [{"experiment": "e", "variant": "a", "metric": "rate"},
+                                                  {"experiment": "e", "variant": "b", "metric": "rate"}]}
+        v = self.evaluate(claim)
+        self.assertEqual(v.verdict, ve.NOT_MEASURED)
+        self.assertTrue(v.reason.startswith("no results for m/e.csv"), v.reason)
+        self.rows("e", [self.point("a", "rate", 2.0)])  # one candidate measured: not a missing file
+        self.assertEqual(self.evaluate(claim).reason, "fewer than two candidates measured at any point")
+
 
 class AboutHardware(Synthetic):
     def test_a_claim_reading_a_limit_or_an_absolute_figure_is_about_the_hardware(self):
