@@ -121,12 +121,38 @@ std::string run_identity(const RunOptions& options, const std::string& device) {
   return out.str();
 }
 
-// With --resume: the earlier result of `e` in out_dir when the same run wrote it (its JSON's
-// run_identity), as (finished, failed points, skipped points); nothing otherwise.
+// The settings in which two run identities differ: "git 730a84b3ed18 (this run: 23182a259e92)".
+std::string identity_differences(const std::string& earlier, const std::string& now) {
+  auto fields = [](const std::string& identity) {
+    std::map<std::string, std::string> out;
+    std::istringstream in(identity);
+    for (std::string item; std::getline(in, item, ';');) {
+      const auto eq = item.find('=');
+      out[item.substr(0, eq)] = eq == std::string::npos ? "" : item.substr(eq + 1);
+    }
+    return out;
+  };
+  const auto a = fields(earlier), b = fields(now);
+  std::set<std::string> names;
+  for (const auto& m : {a, b})
+    for (const auto& [name, value] : m) names.insert(name);
+  std::string out;
+  for (const auto& name : names) {
+    const auto x = a.find(name), y = b.find(name);
+    const std::string was = x == a.end() ? "-" : x->second, is = y == b.end() ? "-" : y->second;
+    if (was != is) out += (out.empty() ? "" : ", ") + name + " " + was + " (this run: " + is + ")";
+  }
+  return out.empty() ? "no recorded identity" : out;
+}
+
+// With --resume: the earlier result of `e` in out_dir, as (finished, failed points, skipped
+// points) when the same run wrote it (its JSON's run_identity), else with `differs` saying which
+// settings differ; nothing when there is no earlier result.
 struct KeptResult {
   std::string finished;
   int failed = 0;
   int skipped = 0;
+  std::string differs;  // not kept: the settings its run had otherwise
 };
 std::optional<KeptResult> kept_result(const RunOptions& options, const Experiment& e, const std::string& device) {
   const auto dir = std::filesystem::path(options.out_dir) / e.paper;
@@ -137,9 +163,10 @@ std::optional<KeptResult> kept_result(const RunOptions& options, const Experimen
   std::map<std::string, double> numbers;
   std::map<std::string, std::string> strings;
   read_flat_json(text, numbers, strings);
-  if (strings["run_identity"] != run_identity(options, device)) return std::nullopt;
+  const std::string identity = run_identity(options, device);
+  if (strings["run_identity"] != identity) return KeptResult{{}, 0, 0, identity_differences(strings["run_identity"], identity)};
   return KeptResult{strings["finished"], static_cast<int>(numbers["failed_points"]),
-                    static_cast<int>(numbers["skipped_points"])};
+                    static_cast<int>(numbers["skipped_points"]), {}};
 }
 
 // Writes one experiment's CSV and JSON. While the experiment runs, its rows go to
@@ -278,7 +305,11 @@ RunSummary run_experiments(const std::vector<const Experiment*>& experiments, co
   };
   for (const auto& [e, points] : plan) {
     if (options.resume) {
-      if (const auto kept = kept_result(options, *e, device)) {
+      const auto kept = kept_result(options, *e, device);
+      if (kept && !kept->differs.empty())
+        std::cout << "== " << e->paper << "/" << e->name << ": not kept (--resume): its earlier results differ in "
+                  << kept->differs << "; it runs again\n";
+      if (kept && kept->differs.empty()) {
         std::cout << "== " << e->paper << "/" << e->name << ": kept (--resume): the same run finished it at "
                   << kept->finished << ", " << kept->failed << " failed and " << kept->skipped << " skipped points\n";
         ++summary.kept_experiments;

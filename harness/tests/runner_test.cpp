@@ -118,9 +118,13 @@ TEST_F(Runner, ResumeKeepsWhatTheSameRunFinishedAndRerunsTheRest) {
   const RunSummary kept = run_experiments({&e}, options_);
   EXPECT_EQ(kept.kept_experiments, 1);
   EXPECT_EQ(runs, 4);  // nothing ran again
-  options_.seed = 7;   // another run: its results are not these
+  options_.seed = 7;   // another run: its results are not these, and it says why
+  ::testing::internal::CaptureStdout();
   const RunSummary rerun = run_experiments({&e}, options_);
+  const std::string said = ::testing::internal::GetCapturedStdout();
   EXPECT_EQ(rerun.kept_experiments, 0);
+  EXPECT_NE(said.find("runner_test/resumable: not kept (--resume): its earlier results differ in seed 42 (this run: 7)"),
+            std::string::npos) << said;
   EXPECT_EQ(runs, 8);
   options_.resume = false;  // without --resume everything runs
   run_experiments({&e}, options_);
