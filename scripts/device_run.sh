@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Experiments on a lent GPU machine: build (reusing build/), probe, then `hashlab run` of each
 # paper given, into $OUT/results; a paper that is cut off by the time budget ($BUDGET s) keeps
-# the points it wrote. Usage: scripts/device_run.sh paper... (plus hashlab run options after --)
+# the points it wrote. Usage: scripts/device_run.sh paper|paper/experiment... (plus hashlab run
+# options after --), e.g. `scripts/device_run.sh compare/tpch -- --full`.
 # Pass HASHLAB_GIT_SHA=<the revision shipped> in the environment: the copy of the tree on the GPU
 # machine may carry a .git of an earlier revision, whose name the binaries would then record.
 # `all` runs every module in one process (its log, run_all.log, is a reference's reproduce_all.log);
@@ -36,7 +37,7 @@ fi
 nvidia-smi > "$OUT/nvidia_smi.log" 2>&1  # packed with the logs below
 # compare/tpch reads TPC-H columns: SF 1 quick, SF 10 with --full. The machine has no PyPI: a
 # tpchgen-cli wheel carried with the tree as .whl/*.whl is installed first.
-if printf '%s\n' "${papers[@]}" | grep -qxE 'all|compare'; then
+if printf '%s\n' "${papers[@]}" | grep -qxE 'all|compare|compare/tpch'; then
   if [ -z "${TPCHGEN_CLI:-}" ] && ls .whl/tpchgen_cli-*.whl > /dev/null 2>&1; then
     python3 -m pip install -q --no-index --no-deps --target /tmp/tpchgen .whl/tpchgen_cli-*.whl &&
       export TPCHGEN_CLI=/tmp/tpchgen/bin/tpchgen-cli
@@ -51,10 +52,11 @@ for p in "${papers[@]}"; do
   left=$(( BUDGET - ($(date +%s) - start) ))
   [ $left -le 10 ] && { echo "no time left for $p"; status=1; continue; }
   t0=$(date +%s)
-  timeout $left $HASHLAB run $p "${opts[@]}" --out "$OUT/results" > "$OUT/run_$p.log" 2>&1
+  target=(${p/\// }) log="$OUT/run_${p//\//_}.log"  # compare/tpch: paper compare, experiment tpch
+  timeout $left $HASHLAB run "${target[@]}" "${opts[@]}" --out "$OUT/results" > "$log" 2>&1
   rc=$?; [ $rc -ne 0 ] && status=1
-  echo "== $p rc=$rc in $(( $(date +%s) - t0 )) s: $(tail -n 30 "$OUT/run_$p.log" | grep -E 'points,' )"
-  grep -E "FAILED" "$OUT/run_$p.log" | head -20
+  echo "== $p rc=$rc in $(( $(date +%s) - t0 )) s: $(tail -n 30 "$log" | grep -E 'points,' )"
+  grep -E "FAILED" "$log" | head -20
 done
 tar czf "$OUT/results.tgz" -C "$OUT" results $(cd "$OUT" && ls *.log)
 exit $status
