@@ -306,10 +306,10 @@ RunSummary run_experiments(const std::vector<const Experiment*>& experiments, co
   for (const auto& [e, points] : plan) {
     if (options.resume) {
       const auto kept = kept_result(options, *e, device);
-      if (kept && !kept->differs.empty())
+      if (kept && !kept->differs.empty()) {
         std::cout << "== " << e->paper << "/" << e->name << ": not kept (--resume): its earlier results differ in "
                   << kept->differs << "; it runs again\n";
-      if (kept && kept->differs.empty()) {
+      } else if (kept) {
         std::cout << "== " << e->paper << "/" << e->name << ": kept (--resume): the same run finished it at "
                   << kept->finished << ", " << kept->failed << " failed and " << kept->skipped << " skipped points\n";
         ++summary.kept_experiments;
