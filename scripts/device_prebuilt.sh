@@ -17,11 +17,8 @@ set -uo pipefail
 OUT=${OUT:-build/prebuilt}
 mkdir -p "$OUT"
 B=${PREBUILT:-build/prebuilt}  # PREBUILT=build: the binaries of a build made on the device itself
-if [ ! -x "$B/hashlab" ]; then
-  mkdir -p "$B" && tar xJf .devbin/bin.tar.xz -C "$B" || { echo "no .devbin/bin.tar.xz"; exit 1; }
-fi
-[ -d .deps/root ] || for f in .deps/*.deb; do dpkg -x "$f" .deps/root; done
-export LD_LIBRARY_PATH=$PWD/.deps/root/usr/lib/x86_64-linux-gnu:$PWD/.devbin/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+source "$(dirname "$0")/prebuilt_binaries.sh"
+use_prebuilt "$B" || exit 1
 export HASHLAB_BINARY_DIR=$PWD/$B
 what=${1:-}; shift || true
 case "$what" in

@@ -6,9 +6,9 @@
 # Pass HASHLAB_GIT_SHA=<the revision shipped> in the environment: the copy of the tree on the GPU
 # machine may carry a .git of an earlier revision, whose name the binaries would then record.
 # `all` runs every module in one process (its log, run_all.log, is a reference's reproduce_all.log);
-# with `all` or `compare`, TPC-H's columns are generated first (SF 1, or 10 with -- --full).
+# with `all`, `compare` or `compare/tpch`, TPC-H's columns are generated first (SF 1, or 10 with -- --full).
 # PREBUILT=dir skips the build: the binaries come from .devbin/bin.tar.xz, built elsewhere for sm_90
-# (see scripts/device_prebuilt.sh), unpacked into dir.
+# (scripts/prebuilt_binaries.sh), unpacked into dir.
 set -uo pipefail
 OUT=${OUT:-build/device_run}
 BUDGET=${BUDGET:-540}
@@ -21,10 +21,8 @@ papers=() opts=()
 while [ $# -gt 0 ]; do [ "$1" = -- ] && { shift; opts=("$@"); break; }; papers+=("$1"); shift; done
 mkdir -p "$OUT/results"
 if [ -n "${PREBUILT:-}" ]; then
-  if [ ! -x "$PREBUILT/hashlab" ]; then
-    mkdir -p "$PREBUILT" && tar xJf .devbin/bin.tar.xz -C "$PREBUILT" || { echo "no .devbin/bin.tar.xz"; exit 1; }
-  fi
-  export LD_LIBRARY_PATH=$PWD/.deps/root/usr/lib/x86_64-linux-gnu:$PWD/.devbin/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  source "$(dirname "$0")/prebuilt_binaries.sh"
+  use_prebuilt "$PREBUILT" || exit 1
   HASHLAB=$PREBUILT/hashlab
 else
   cmake -S . -B build -U "Boost*" -U "boost*" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
