@@ -320,8 +320,8 @@ def gpus_section(results_dir, verdicts, lines):
     lines += ["Claims about the hardware (a rate against a measured limit, or a paper's absolute figure):", ""]
     lines += rows(hardware)
     changed = [key for key, v in by_id[0].items() if not v.hardware and
-               any(key in m and m[key].verdict != v.verdict for m in by_id[1:])]
-    lines += [f"The other claims whose verdict differs between the GPUs ({len(changed)} of "
+               any(key in m and ve.differs(m[key], v) for m in by_id[1:])]
+    lines += [f"The other claims whose verdict (or winner) differs between the GPUs ({len(changed)} of "
               f"{len(verdicts) - len(hardware)}):", ""]
     lines += rows(changed) if changed else ["None.", ""]
 
@@ -353,8 +353,8 @@ def full_section(results_dir, verdicts, lines):
     # A claim that reads an experiment not yet run at full has no data there: not a change of verdict.
     waiting = [k for k in quick if k in at_full and at_full[k].verdict == ve.NOT_MEASURED
                and at_full[k].reason.startswith("no results for")]
-    changed = [k for k in quick if k in at_full and k not in waiting and quick[k].verdict != at_full[k].verdict]
-    lines += [f"Where the papers' sizes change a verdict ({len(changed)} of {len(quick)} claims"
+    changed = [k for k in quick if k in at_full and k not in waiting and ve.differs(quick[k], at_full[k])]
+    lines += [f"Where the papers' sizes change a verdict or a winner ({len(changed)} of {len(quick)} claims"
               + (f"; {len(waiting)} more read an experiment not yet run at full: "
                  + ", ".join(f"`{k[1]}`" for k in waiting) if waiting else "") + "):", ""]
     if not changed:

@@ -197,7 +197,7 @@ class Series:
     x_label: str = ""  # how x is named ('load', 'groups'), when the quantity says
 
 
-QUANTITY_KEYS = {"experiment", "module", "variant", "metric", "n", "param", "param_name", "x", "x_in",
+QUANTITY_KEYS = {"experiment", "module", "variant", "metric", "n", "param", "param_per_n", "param_name", "x", "x_in", "x_in_per_n",
                  "pick", "scale", "times_x", "label", "limit", "unit", "ratio", "sum", "fraction", "x_label"}
 
 
@@ -251,6 +251,9 @@ def quantity(results, spec, module, over):
     elif x_axis not in (None, "n", "param"):
         raise ClaimError(f"x must be 'n', 'param' or 'none', not {x_axis!r}")
     x_in = spec.get("x_in")
+    x_in_per_n = spec.get("x_in_per_n")  # a range of the parameter as fractions of the point's n
+    if x_in_per_n is not None and x_axis != "param":
+        raise ClaimError("x_in_per_n limits a sweep over the parameter (x = 'param')")
     selected, unit = [], ""
     for r in rows:
         if r["metric"] != spec["metric"] or r.get("verified") not in ("true", "sampled"):
@@ -264,15 +267,22 @@ def quantity(results, spec, module, over):
             if r["param_value"] is None or not any(math.isclose(r["param_value"], float(p), rel_tol=1e-5, abs_tol=1e-12)
                                                    for p in wanted):
                 continue
+        if "param_per_n" in spec:  # a parameter that scales with the size, e.g. 0.99 n groups
+            wanted = math.floor(float(spec["param_per_n"]) * r["n"])
+            if r["param_value"] is None or not math.isclose(r["param_value"], wanted, rel_tol=1e-5):
+                continue
         if "param_name" in spec and r.get("param_name") != spec["param_name"]:
             continue
         x = None if x_axis is None else (r["n"] if x_axis == "n" else r["param_value"])
         if x_in is not None and x is not None and not (x_in[0] <= x <= x_in[1]):
             continue
+        if x_in_per_n is not None and x is not None and not (
+                x_in_per_n[0] * r["n"] * (1 - 1e-5) <= x <= x_in_per_n[1] * r["n"] * (1 + 1e-5)):
+            continue
         selected.append((x, r))
         unit = unit or r.get("unit", "")
     if not selected:
-        what = ", ".join(f"{k}={spec[k]}" for k in ("variant", "metric", "n", "param") if k in spec)
+        what = ", ".join(f"{k}={spec[k]}" for k in ("variant", "metric", "n", "param", "param_per_n") if k in spec)
         return Series({}, unit, label, missing=f"no verified rows with {what} in {where}")
     by_x = {}
     for x, r in selected:
@@ -728,7 +738,7 @@ def rule_winner(claim, results, module):
         missing = next((s.missing for _, s in asked if s.missing), "") if not series else ""
         return None, "", missing or "fewer than two candidates measured at any point"
     suffix = (f" of {claim['fraction_of'].get('label', 'the limit')}" if norm else f" {unit}" if unit else "")
-    return MEASURED, "; ".join(texts) + suffix, "; ".join(answers)
+    return MEASURED, "; ".join(texts) + suffix, "; ".join(answers), tuple(sorted(wins))
 
 
 def rule_not_measured(claim, results, module):
@@ -777,6 +787,12 @@ class Verdict:
     sampled: bool = False
     beside: list = field(default_factory=list)
     hardware: bool = False  # about the GPU itself (about_hardware): the report shows it on every GPU
+    answer: tuple = ()      # a winner question's answer: the candidates that won at some point
+
+
+def differs(a, b):
+    """Whether two runs' verdicts on one claim differ: another verdict, or another winner."""
+    return a.verdict != b.verdict or a.answer != b.answer
 
 
 def _tables(spec):
@@ -827,7 +843,7 @@ def load_claims(path):
 def evaluate_claim(claim, results, module):
     """One claim's Verdict; a claim whose data are missing is 'not measured' with the reason."""
     try:
-        verdict, measured, reason = RULES[claim["rule"]](claim, results, module)
+        verdict, measured, reason, *answer = RULES[claim["rule"]](claim, results, module)
     except ClaimError as e:
         raise ClaimError(f"{module} claim {claim['id']}: {e}") from None
     sampled = False
@@ -847,7 +863,7 @@ def evaluate_claim(claim, results, module):
         beside.append(f"{s.label}: {describe(s, claim)}" if s.points else f"{s.label}: {s.missing}")
     return Verdict(module, claim["id"], claim["where"], claim["claim"], claim.get("paper", ""), verdict, measured,
                    reason, claim["rule"], claim.get("note", ""), bool(claim.get("ours")) or verdict == MEASURED,
-                   bool(claim.get("headline")), sampled, beside, about_hardware(claim))
+                   bool(claim.get("headline")), sampled, beside, about_hardware(claim), answer[0] if answer else ())
 
 
 def _expected_but_absent(claim, results, module):

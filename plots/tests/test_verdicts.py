@@ -246,6 +246,46 @@ class MissingAndInformation(Synthetic):
         self.assertEqual(self.evaluate(claim).reason, "fewer than two candidates measured at any point")
 
 
+    def test_another_winner_is_another_verdict(self):
+        question = {"rule": "winner", "candidates": [{"experiment": "e", "variant": "a", "metric": "rate"},
+                                                     {"experiment": "e", "variant": "b", "metric": "rate"}]}
+        self.rows("e", [self.point("a", "rate", 2.0), self.point("b", "rate", 1.0)])
+        first = self.evaluate(question)
+        self.rows("e", [self.point("a", "rate", 3.0), self.point("b", "rate", 1.0)])
+        same_winner = self.evaluate(question)
+        self.rows("e", [self.point("a", "rate", 1.0), self.point("b", "rate", 2.0)])
+        other_winner = self.evaluate(question)
+        self.assertEqual((first.verdict, first.answer), (ve.MEASURED, ("a",)))
+        self.assertFalse(ve.differs(first, same_winner))
+        self.assertTrue(ve.differs(first, other_winner))
+        self.assertFalse(ve.differs(first, first))
+
+
+class SizeRelativeParameters(Synthetic):
+    """A parameter that scales with the size (0.99 n groups) selects the same point at every n."""
+
+    def test_param_per_n_selects_that_fraction_of_each_points_n(self):
+        # 0.99 x 8Mi = 8,304,721.92 and 0.99 x 64Mi = 66,437,775.36; the CSV keeps 6 digits (6.64378e+07).
+        self.rows("e", [self.point("v", "rate", 2.0, n=1 << 23, param_name="groups", param_value=8304721),
+                        self.point("v", "rate", 9.0, n=1 << 23, param_name="groups", param_value=1 << 23),
+                        self.point("v", "rate", 3.0, n=1 << 26, param_name="groups", param_value=6.64378e+07),
+                        self.point("v", "rate", 9.0, n=1 << 26, param_name="groups", param_value=1 << 26)])
+        s = ve.quantity(ve.Results(self.dir), {"experiment": "e", "metric": "rate", "param_per_n": 0.99,
+                                               "x": "n"}, "m", None)
+        self.assertEqual({x: v.median for x, v in s.points.items()}, {1 << 23: 2.0, 1 << 26: 3.0})
+
+    def test_x_in_per_n_limits_a_sweep_relative_to_n(self):
+        n = 1 << 26
+        self.rows("e", [self.point("v", "rate", r, n=n, param_name="groups", param_value=g)
+                        for g, r in ((10, 1.0), (1e7, 2.0), (6.64378e+07, 3.0), (n, 4.0))])
+        s = ve.quantity(ve.Results(self.dir), {"experiment": "e", "metric": "rate", "x_in_per_n": [0, 0.99]},
+                        "m", "param")
+        self.assertEqual(sorted(s.points), [10, 1e7, 6.64378e+07])
+        with self.assertRaises(ve.ClaimError):
+            ve.quantity(ve.Results(self.dir), {"experiment": "e", "metric": "rate", "x_in_per_n": [0, 0.99]},
+                        "m", "n")
+
+
 class AboutHardware(Synthetic):
     def test_a_claim_reading_a_limit_or_an_absolute_figure_is_about_the_hardware(self):
         rate = {"experiment": "e", "metric": "rate"}
