@@ -197,8 +197,8 @@ class Series:
     x_label: str = ""  # how x is named ('load', 'groups'), when the quantity says
 
 
-QUANTITY_KEYS = {"experiment", "module", "variant", "metric", "n", "param", "param_per_n", "param_name", "x", "x_in", "x_in_per_n",
-                 "pick", "scale", "times_x", "label", "limit", "unit", "ratio", "sum", "fraction", "x_label"}
+QUANTITY_KEYS = {"experiment", "module", "variant", "metric", "n", "param", "param_per_n", "param_name", "x", "x_in",
+                 "x_in_per_n", "pick", "scale", "times_x", "label", "limit", "unit", "ratio", "sum", "fraction", "x_label"}
 
 
 def quantity(results, spec, module, over):
