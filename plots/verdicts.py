@@ -155,6 +155,14 @@ class Results:
             self._csv[key] = rows if os.path.exists(path) else None
         return self._csv[key]
 
+    def profile(self, module, experiment):
+        """The profile ('quick', 'full') an experiment's results were run with (its JSON sidecar), or None."""
+        path = os.path.join(self.folder, module, experiment + ".json")
+        if not os.path.exists(path):
+            return None
+        with open(path) as f:
+            return json.load(f).get("profile")
+
     def limits(self):
         if self._limits is None:
             path = os.path.join(self.folder, "device.json")
@@ -439,7 +447,6 @@ def aggregate(claim, results_per_x, what):
 
 def rule_bound(claim, results, module):
     """Rule 1: a value, or the ratio a / b, against bounds, at every point of the sweep."""
-    over = claim.get("over")
     s, a, b, missing = judged_series(claim, results, module)
     if missing:
         return None, "", missing
@@ -448,8 +455,8 @@ def rule_bound(claim, results, module):
         s.points.items(), key=lambda t: (t[0] is not None, t[0] or 0))]
     # `expect_x`: the points the claim covers. One without a verified measurement (a FAILED point)
     # does not hold: a sweep cannot pass by losing its bad points.
-    absent = [parse_size(x) if over == "n" else float(x) for x in claim.get("expect_x", [])]
-    absent = [x for x in absent if not any(p is not None and math.isclose(p, x, rel_tol=1e-5) for p in s.points)]
+    absent = [x for x in expected_x(claim, results, module)
+              if not any(p is not None and math.isclose(p, x, rel_tol=1e-5) for p in s.points)]
     per_x += [(x, False, False) for x in absent]
     verdict, reason = aggregate(claim, per_x, f"{judged(claim)} is not {bounds_text(bounds)}")
     if absent:
@@ -766,6 +773,7 @@ CLAIM_KEYS = {"id", "where", "claim", "paper", "hardware", "rule", "note", "over
               "b", "at_least", "at_most", "within", "about", "reaches", "direction", "expect_x", "best", "events", "trials", "value", "figure",
               "candidates", "fraction_of", "reason", "headline", "ours", "judged_at", "beside"}
 REQUIRED = ("id", "where", "claim", "rule")
+PROFILES = {"quick", "full"}  # hashlab run --quick | --full: the `profile` of each experiment's JSON sidecar
 
 
 # --------------------------------------------------------------------------------------------
@@ -837,6 +845,9 @@ def load_claims(path):
         seen.add(c["id"])
         if c["rule"] == "not_measured" and not c.get("reason", "").strip():
             raise ClaimError(f"{where}: not_measured needs a reason")
+        if isinstance(c.get("expect_x"), dict) and not set(c["expect_x"]) <= PROFILES:
+            raise ClaimError(f"{where}: expect_x names profile(s) {sorted(set(c['expect_x']) - PROFILES)}; "
+                             f"profiles: {', '.join(sorted(PROFILES))}")
     return data, claims
 
 
@@ -866,18 +877,23 @@ def evaluate_claim(claim, results, module):
                    bool(claim.get("headline")), sampled, beside, about_hardware(claim), answer[0] if answer else ())
 
 
+def expected_x(claim, results, module):
+    """The points `expect_x` says the claim covers, as numbers: its list, or, where it is a table
+    by profile, the list of the profile that the run of the claim's `a` experiment used."""
+    expected = claim.get("expect_x", [])
+    if isinstance(expected, dict):
+        a = claim.get("a", {})
+        expected = expected.get(results.profile(a.get("module", module), a.get("experiment", "")), [])
+    return [parse_size(x) if claim.get("over") == "n" else float(x) for x in expected]
+
+
 def _expected_but_absent(claim, results, module):
     """The points of `expect_x` that the claim's `a` quantity has no verified measurement for."""
     if not claim.get("expect_x") or "a" not in claim or claim.get("over") not in ("n", "param"):
         return []
-    over = claim["over"]
-    have = quantity(results, claim["a"], module, over).points
-    out = []
-    for x in claim["expect_x"]:
-        v = parse_size(x) if over == "n" else float(x)
-        if not any(p is not None and math.isclose(p, v, rel_tol=1e-5) for p in have):
-            out.append(x_name(claim, v))
-    return out
+    have = quantity(results, claim["a"], module, claim["over"]).points
+    return [x_name(claim, v) for v in expected_x(claim, results, module)
+            if not any(p is not None and math.isclose(p, v, rel_tol=1e-5) for p in have)]
 
 
 def _uses_sampled(claim, results, module):

@@ -83,6 +83,22 @@ class Rule1Noise(Synthetic):
         self.assertEqual(v.verdict, ve.PARTLY)
         self.assertIn("no verified point at N=4Mi", v.reason)
 
+    def test_expected_points_by_profile_hold_each_run_to_its_own(self):
+        self.rows("e", [self.point("fast", "rate", 2.0, n=100e6), self.point("slow", "rate", 1.0, n=100e6),
+                        self.point("fast", "rate", 2.0, n=250e6), self.point("slow", "rate", 1.0, n=250e6)])
+        claim = dict(self.ratio_claim(), over="n",
+                     expect_x={"quick": ["20M", "100M"], "full": ["100M", "250M"]})
+        with open(os.path.join(self.dir, "m", "e.json"), "w") as f:
+            json.dump({"profile": "full"}, f)
+        self.assertEqual(self.evaluate(claim).verdict, ve.REPRODUCED)
+        with open(os.path.join(self.dir, "m", "e.json"), "w") as f:
+            json.dump({"profile": "quick"}, f)
+        v = self.evaluate(claim)
+        self.assertEqual(v.verdict, ve.PARTLY)
+        self.assertIn("no verified point at N=20M", v.reason)
+        os.remove(os.path.join(self.dir, "m", "e.json"))  # no sidecar: no profile, nothing expected
+        self.assertEqual(self.evaluate(claim).verdict, ve.REPRODUCED)
+
     def test_expected_points_count_in_every_sweep_rule(self):
         self.rows("e", [self.point("v", "t", 3.0, n=1), self.point("v", "t", 2.0, n=2),
                         dict(self.point("v", "t", 5.0, n=3), verified="false")])
@@ -303,14 +319,22 @@ class AboutHardware(Synthetic):
 
 
 class ClaimFiles(unittest.TestCase):
-    def test_a_claim_file_with_an_unknown_field_is_refused(self):
+    def refused(self, text):
+        """The ClaimError a claim file of this text raises."""
         with tempfile.NamedTemporaryFile("w", suffix=".toml", delete=False) as f:
-            f.write('[[claim]]\nid = "x"\nwhere = "1"\nclaim = "c"\nrule = "bound"\nat_leest = 1\n')
+            f.write('[[claim]]\nid = "x"\nwhere = "1"\nclaim = "c"\nrule = "bound"\n' + text)
         try:
-            with self.assertRaises(ve.ClaimError):
+            with self.assertRaises(ve.ClaimError) as e:
                 ve.load_claims(f.name)
+            return str(e.exception)
         finally:
             os.unlink(f.name)
+
+    def test_a_claim_file_with_an_unknown_field_is_refused(self):
+        self.assertIn("at_leest", self.refused("at_leest = 1\n"))
+
+    def test_expected_points_of_an_unknown_profile_are_refused(self):
+        self.assertIn("'fast'", self.refused('expect_x = { quick = [1], fast = [2] }\n'))
 
     def test_every_claim_file_of_the_project_parses(self):
         self.assertGreater(ve.check_files(), 0)
