@@ -136,6 +136,7 @@ class Results:
     def __init__(self, folder):
         self.folder = folder
         self._csv = {}
+        self._profile = {}
         self._limits = None
 
     def rows(self, module, experiment):
@@ -157,11 +158,14 @@ class Results:
 
     def profile(self, module, experiment):
         """The profile ('quick', 'full') an experiment's results were run with (its JSON sidecar), or None."""
-        path = os.path.join(self.folder, module, experiment + ".json")
-        if not os.path.exists(path):
-            return None
-        with open(path) as f:
-            return json.load(f).get("profile")
+        key = (module, experiment)
+        if key not in self._profile:
+            path = os.path.join(self.folder, module, experiment + ".json")
+            self._profile[key] = None
+            if os.path.exists(path):
+                with open(path) as f:
+                    self._profile[key] = json.load(f).get("profile")
+        return self._profile[key]
 
     def limits(self):
         if self._limits is None:
@@ -455,8 +459,7 @@ def rule_bound(claim, results, module):
         s.points.items(), key=lambda t: (t[0] is not None, t[0] or 0))]
     # `expect_x`: the points the claim covers. One without a verified measurement (a FAILED point)
     # does not hold: a sweep cannot pass by losing its bad points.
-    absent = [x for x in expected_x(claim, results, module)
-              if not any(p is not None and math.isclose(p, x, rel_tol=1e-5) for p in s.points)]
+    absent = expected_but_absent(claim, results, module, s.points)
     per_x += [(x, False, False) for x in absent]
     verdict, reason = aggregate(claim, per_x, f"{judged(claim)} is not {bounds_text(bounds)}")
     if absent:
@@ -863,8 +866,9 @@ def evaluate_claim(claim, results, module):
     else:
         if "sampled" not in reason:
             sampled = _uses_sampled(claim, results, module)
-        absent = _expected_but_absent(claim, results, module)
-        if absent and claim["rule"] != "bound":  # bound counts its absent points itself
+        # bound counts its absent points itself
+        absent = _expected_but_absent(claim, results, module) if claim["rule"] != "bound" else []
+        if absent:
             reason = (reason + "; " if reason else "") + "no verified point at " + ", ".join(absent)
             if verdict == REPRODUCED:
                 verdict = PARTLY
@@ -877,23 +881,24 @@ def evaluate_claim(claim, results, module):
                    bool(claim.get("headline")), sampled, beside, about_hardware(claim), answer[0] if answer else ())
 
 
-def expected_x(claim, results, module):
-    """The points `expect_x` says the claim covers, as numbers: its list, or, where it is a table
-    by profile, the list of the profile that the run of the claim's `a` experiment used."""
+def expected_but_absent(claim, results, module, have):
+    """The points `expect_x` says the claim covers (as numbers) that `have` (x values) lacks.
+    `expect_x` is a list, or a table by profile: then the list of the profile that the run of the
+    claim's `a` experiment used."""
     expected = claim.get("expect_x", [])
     if isinstance(expected, dict):
         a = claim.get("a", {})
         expected = expected.get(results.profile(a.get("module", module), a.get("experiment", "")), [])
-    return [parse_size(x) if claim.get("over") == "n" else float(x) for x in expected]
+    expected = [parse_size(x) if claim.get("over") == "n" else float(x) for x in expected]
+    return [x for x in expected if not any(p is not None and math.isclose(p, x, rel_tol=1e-5) for p in have)]
 
 
 def _expected_but_absent(claim, results, module):
-    """The points of `expect_x` that the claim's `a` quantity has no verified measurement for."""
+    """The points of `expect_x` that the claim's `a` quantity has no verified measurement for, named."""
     if not claim.get("expect_x") or "a" not in claim or claim.get("over") not in ("n", "param"):
         return []
     have = quantity(results, claim["a"], module, claim["over"]).points
-    return [x_name(claim, v) for v in expected_x(claim, results, module)
-            if not any(p is not None and math.isclose(p, v, rel_tol=1e-5) for p in have)]
+    return [x_name(claim, x) for x in expected_but_absent(claim, results, module, have)]
 
 
 def _uses_sampled(claim, results, module):
