@@ -49,10 +49,10 @@ build: configure
 test: deps
 	@$(MAKE) --no-print-directory build
 	@scripts/gpu_status.sh
-	@# Suites named *Large take GBs of GPU memory each: they run one at a time, first; then the
-	@# rest in parallel, so that ctest's last summary is the whole suite's.
-	ctest --test-dir $(BUILD_DIR) --output-on-failure -R 'Large\.'
-	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS) -E 'Large\.'
+	@# One ctest run, in parallel, so that its summary is the whole suite's. The suites that must
+	@# not share the GPU (*Large: GBs of device memory; *Exclusive: the device's free memory or
+	@# rates) carry RUN_SERIAL (cmake/hashlab.cmake): ctest runs each alone.
+	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
 
 reproduce-all: deps
 	@$(MAKE) --no-print-directory build

@@ -26,19 +26,36 @@ endfunction()
 # hashlab_add_tests(<name> <sources...> LIBS <libs...>): one GoogleTest binary per module, each
 # test its own CTest entry. GPU tests call GTEST_SKIP() without a device; CTest shows them as
 # skipped (not passed) through the skip pattern.
+#
+# Tests run in parallel (`make test`: ctest -j), all on the one GPU. Two kinds of suite must not
+# share it, and carry ctest's RUN_SERIAL, so that each runs alone whatever -j says
+# (docs/design.md, "Tests"):
+#   *Large       GBs of device memory each (parallel ones would run each other out of memory);
+#   *Exclusive   reads or changes what the whole device shares: cudaMemGetInfo's free memory, the
+#                pool's blocks against it, the rates `hashlab probe` measures.
+set(HASHLAB_SERIAL_SUITES "*Large.*:*Exclusive.*")
 function(hashlab_add_tests name)
   cmake_parse_arguments(ARG "" "" "LIBS" ${ARGN})
   set(target ${name}_tests)
   add_executable(${target} ${ARG_UNPARSED_ARGUMENTS})
   hashlab_compile_options(${target})
   target_link_libraries(${target} PRIVATE ${ARG_LIBS} hashlab_testing GTest::gtest_main)
+  # gtest prints "[  SKIPPED ]"; the pattern avoids brackets, which newer CMake versions mangle
+  # inside the generated discovery script.
   gtest_discover_tests(${target}
     DISCOVERY_MODE PRE_TEST
     DISCOVERY_TIMEOUT 60
-    # gtest prints "[  SKIPPED ]"; the pattern avoids brackets, which newer CMake versions
-    # mangle inside the generated discovery script.
+    TEST_FILTER "*-${HASHLAB_SERIAL_SUITES}"
     PROPERTIES SKIP_REGULAR_EXPRESSION "  SKIPPED "
                LABELS ${name}
+               ENVIRONMENT "HASHLAB_BINARY_DIR=${CMAKE_BINARY_DIR}")
+  gtest_discover_tests(${target}
+    DISCOVERY_MODE PRE_TEST
+    DISCOVERY_TIMEOUT 60
+    TEST_FILTER "${HASHLAB_SERIAL_SUITES}"
+    PROPERTIES SKIP_REGULAR_EXPRESSION "  SKIPPED "
+               LABELS ${name}
+               RUN_SERIAL TRUE
                ENVIRONMENT "HASHLAB_BINARY_DIR=${CMAKE_BINARY_DIR}")
 endfunction()
 

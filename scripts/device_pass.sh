@@ -20,7 +20,7 @@ cmake --build build -j 16 > "$L/build.log" 2>&1 || { grep -E "error" "$L/build.l
 echo "built in $(( $(date +%s) - start )) s"
 left=$(( budget - ($(date +%s) - start) ))
 ( timeout $left ctest --test-dir build -j 4 --output-on-failure > "$L/ctest.log" 2>&1; echo "ctest rc=$?" ) &
-negative="DeliberateApiError.*:Cli.*:Runner.*:Timing.*:Cache.*:*Large.*:ProbeGpu.*"
+negative="DeliberateApiError.*:Cli.*:Runner.*:Timing.*:Cache.*:*Large.*:ProbeGpuExclusive.*"
 for bin in $(find build -name '*_tests' -type f -perm -u+x | sort); do
   name=$(basename "$bin")
   ( timeout $left compute-sanitizer --tool "$tool" --error-exitcode 99 --print-limit 20 "$bin" \

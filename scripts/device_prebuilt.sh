@@ -2,7 +2,7 @@
 # On a lent GPU machine, with binaries built elsewhere for sm_90 (carried as .devbin/bin.tar.xz, with
 # .devbin/lib for shared libraries the machine lacks, and .deps for Boost): runs the GPU tests,
 # experiments, compute-sanitizer or mutants without spending device time on a build.
-#   scripts/device_prebuilt.sh tests                     every test binary (the Large suites first, alone)
+#   scripts/device_prebuilt.sh tests                     every test binary (the Large and Exclusive suites first, alone)
 #   scripts/device_prebuilt.sh probe                     hashlab probe into $OUT/results (device.json)
 #   scripts/device_prebuilt.sh run <paper> [exp...]      hashlab run ... --quick into $OUT/results
 #                                                        (PROFILE=--full in the environment: the papers' sizes)
@@ -24,12 +24,14 @@ what=${1:-}; shift || true
 case "$what" in
   tests)
     bins=$(find "$B" -name '*_tests' -type f | sort)
-    for bin in $bins; do  # suites named *Large take GBs of GPU memory: one at a time
-      "$bin" --gtest_filter='*Large*' --gtest_brief=1 > "$OUT/large_$(basename "$bin").log" 2>&1
+    # Suites named *Large take GBs of GPU memory, *Exclusive ones read the device's free memory or
+    # rates: one binary at a time (cmake/hashlab.cmake gives them ctest's RUN_SERIAL).
+    for bin in $bins; do
+      "$bin" --gtest_filter='*Large.*:*Exclusive.*' --gtest_brief=1 > "$OUT/large_$(basename "$bin").log" 2>&1
       echo "large $(basename "$bin") rc=$? $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/large_$(basename "$bin").log" | tr '\n' ' ')"
     done
     for bin in $bins; do
-      ( "$bin" --gtest_filter='-*Large*' --gtest_brief=1 > "$OUT/tests_$(basename "$bin").log" 2>&1
+      ( "$bin" --gtest_filter='-*Large.*:*Exclusive.*' --gtest_brief=1 > "$OUT/tests_$(basename "$bin").log" 2>&1
         echo "tests $(basename "$bin") rc=$? $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/tests_$(basename "$bin").log" | tr '\n' ' ')" ) &
     done
     wait

@@ -49,7 +49,7 @@ if [ $sanitize = 1 ]; then
     for tool in memcheck racecheck; do
       # The probe asserts plausible rates, which no instrumented run reaches; memcheck still
       # covers its kernels, and they use no shared memory for racecheck to inspect.
-      [ $tool = racecheck ] && negative="$negative:ProbeGpu.*"
+      [ $tool = racecheck ] && negative="$negative:ProbeGpuExclusive.*"
       step "compute-sanitizer $tool $name"
       timeout 600 compute-sanitizer --tool $tool --error-exitcode 99 --print-limit 20 \
         "$bin" --gtest_filter="$sanitize_filter:-$negative" --gtest_brief=1 > "$LOG_DIR/${tool}_$name.log" 2>&1

@@ -131,7 +131,7 @@ TEST(Cli, RunOfACpuExperimentWritesVerifiedRows) {
 }
 
 TEST(Cli, ProbeWithoutAGpuFailsClearly) {
-  if (gpu_available()) GTEST_SKIP() << "a GPU is present (the probe itself is tested by ProbeGpu)";
+  if (gpu_available()) GTEST_SKIP() << "a GPU is present (the probe itself is tested by ProbeGpuExclusive)";
   const Result r = hashlab("probe --out " + temp_path("probe"));
   EXPECT_EQ(r.status, 1) << r.output;
   EXPECT_NE(r.output.find("probe needs a CUDA GPU"), std::string::npos) << r.output;

@@ -9,9 +9,11 @@
 namespace hashlab::harness {
 namespace {
 
-class ProbeGpu : public testing::GpuTest {};
+// The probe measures rates of the whole device and sizes its tables from the free memory: ctest
+// runs it alone (suites named *Exclusive, cmake/hashlab.cmake), as `hashlab probe` should be run.
+class ProbeGpuExclusive : public testing::GpuTest {};
 
-TEST_F(ProbeGpu, MeasuresPlausibleLimitsAndRoundTripsThemThroughDeviceJson) {
+TEST_F(ProbeGpuExclusive, MeasuresPlausibleLimitsAndRoundTripsThemThroughDeviceJson) {
   const DeviceLimits limits = probe_device();
   // Loose physical sanity bounds for any GPU this suite targets (an H100 is near 3000 GB/s,
   // 13 G random atomics/s and 55 GB/s pinned): wrong units or a broken timer fall outside.
