@@ -121,16 +121,18 @@ def claims_table(verdicts, lines, with_module=False):
 
 
 def summary_section(results_dir, verdicts, lines):
-    lines.append("| module | experiments | points | sampled | skipped | failed | reproduced | partly | not reproduced | "
-                 "not measured | measured (ours, information) |")
-    lines.append("|---|---|---|---|---|---|---|---|---|---|---|")
-    totals = [0] * 10
+    lines.append("| module | experiments | points | sampled | skipped | failed | paper claims | reproduced | partly | "
+                 "not reproduced | not measured | information | ours (questions, bars) |")
+    lines.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    totals = [0] * 12
     for module in ve.MODULES:
         experiments, points, sampled, skipped, failed = point_counts(results_dir, module)
         mine = [v for v in verdicts if v.module == module]
         if not experiments and not mine:
             continue
-        counts = [experiments, points, sampled, skipped, failed] + [sum(v.verdict == k for v in mine) for k in ve.VERDICTS]
+        paper = [v for v in mine if not v.ours]
+        counts = ([experiments, points, sampled, skipped, failed, len(paper)] +
+                  [sum(v.verdict == k for v in paper) for k in ve.VERDICTS] + [len(mine) - len(paper)])
         totals = [t + c for t, c in zip(totals, counts)]
         lines.append(f"| {module} | " + " | ".join(str(c) for c in counts) + " |")
     lines.append("| all | " + " | ".join(str(c) for c in totals) + " |")
@@ -138,7 +140,29 @@ def summary_section(results_dir, verdicts, lines):
     lines.append("Verdicts follow one rule book for every paper (`docs/verdicts.md`): a relation is "
                  "`reproduced` only if it holds at the worst repetition, `partly` if only at the median or at some of "
                  "its points; rates of rare events are judged with a 95% interval; the papers' absolute figures from "
-                 "other GPUs are information (`measured`), their ratios to their own baselines are the claims.")
+                 "other GPUs are information (`measured`), their ratios to their own baselines are the claims. The "
+                 "verdict columns count the papers' claims; a paper's claim read as information is counted under "
+                 "`information` and listed with its reason below; our own questions and acceptance bars are counted "
+                 "apart.")
+    lines.append("")
+
+
+def unjudged_section(verdicts, lines):
+    """Every paper's claim that gets no verdict here: not measured, or read as information, each
+    with its reason (so that neither can hide a claim)."""
+    rows = [v for v in verdicts if not v.ours and v.verdict in (ve.NOT_MEASURED, ve.MEASURED)]
+    lines += ["## Paper claims not judged", "",
+              f"{len(rows)} of {sum(not v.ours for v in verdicts)} papers' claims get no verdict here: not measured "
+              "(nothing this run measured decides them), or read as information (a paper's absolute figure from "
+              "its own GPU, rule 2, or the reason the claim file gives).", ""]
+    if not rows:
+        lines += ["None.", ""]
+        return
+    lines += ["| module | id | claim | as | why |", "|---|---|---|---|---|"]
+    for v in rows:
+        kind = "not measured" if v.verdict == ve.NOT_MEASURED else "information"
+        why = v.reason if v.verdict == ve.NOT_MEASURED else v.information
+        lines.append(f"| {v.module} | `{v.id}` | {cell(v.claim)} | {kind} | {cell(why)} |")
     lines.append("")
 
 
@@ -367,7 +391,9 @@ def full_section(results_dir, verdicts, lines):
     lines.append("")
 
 
-def build_report(results_dir, out_dir, note=""):
+def report_lines(results_dir, image_root, note=""):
+    """The report of one results folder, as markdown lines; figures linked relative to image_root
+    (the folder report.md is written to)."""
     modules = run_modules(results_dir)
     verdicts = ve.evaluate(results_dir, modules)
     lines = ["# hashlab report", ""]
@@ -387,10 +413,16 @@ def build_report(results_dir, out_dir, note=""):
     lines += ["## Summary", ""]
     summary_section(results_dir, verdicts, lines)
     lines += ["## Headline claims", ""] + headline_table(verdicts) + [""]
+    unjudged_section(verdicts, lines)
     gpus_section(results_dir, verdicts, lines)
     full_section(results_dir, verdicts, lines)
     for module in modules:
-        module_section(results_dir, module, verdicts, lines, out_dir)
+        module_section(results_dir, module, verdicts, lines, image_root)
+    return lines
+
+
+def build_report(results_dir, out_dir, note=""):
+    lines = report_lines(results_dir, out_dir, note)
     os.makedirs(out_dir, exist_ok=True)
     out_md = os.path.join(out_dir, "report.md")
     with open(out_md, "w") as f:

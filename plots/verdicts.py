@@ -65,14 +65,17 @@ GPU_BANDWIDTH_GBPS = {
     "NVIDIA H200": 4800.0,
 }
 
-# Rule 1: a figure the paper reports of its own system ("x2.03", "74.1% of the time") is claimed
-# within a factor of 1.25 either way (`about`).
+# Rule 1: a figure the paper gives of its own system that is not a speed-up over a baseline (a
+# share of its time, a ratio between two of its own points, "about 10x") is claimed within a
+# factor of 1.25 either way (`about`).
 ABOUT_FACTOR = 1.25
 # Rule 3: a rate the paper states as one number is claimed within a factor of 2 either way.
 PROPORTION_FACTOR = 2.0
 CONFIDENCE = 0.95
 
-
+# Rule 6: the systems the papers compared against. A claim that names one carries `system` (and,
+# where it is judged, `stand_in` and `differs`); test_reference holds every claim file to it.
+OTHER_SYSTEMS = ("Crystal", "cuDF", "cuDPP", "WarpDrive", "MC-Hash", "two-level")
 
 
 # --------------------------------------------------------------------------------------------
@@ -88,6 +91,10 @@ def x_name(claim, x, axis=None, label=None):
     return f"{name}{' ' if name else ''}{format_param(x)}"
 
 
+def names(claim, xs):
+    return ", ".join(x_name(claim, x) for x in sorted(xs, key=lambda x: (x is not None, x or 0))) or "none"
+
+
 def describe(series, claim, limit=8):
     """'1.93 (1.85-2.01)' for one point, 'x1: m, x2: m, ...' for a sweep."""
     unit = f" {series.unit}" if series.unit and series.unit not in ("count", "bool", "fraction") else ""
@@ -95,8 +102,9 @@ def describe(series, claim, limit=8):
     parts = []
     for x, v in items[:limit]:
         spread = f" ({fmt(v.lo)}-{fmt(v.hi)})" if v.lo != v.hi and not math.isclose(v.lo, v.hi, rel_tol=1e-3) else ""
+        counted = f" ({v.counted})" if v.counted else ""  # count_metrics: which metrics
         parts.append(f"{x_name(claim, x, series.axis, series.x_label or None)}{': ' if x is not None else ''}"
-                     f"{fmt(v.median)}{unit}{spread}")
+                     f"{fmt(v.median)}{unit}{spread}{counted}")
     if len(items) > limit:
         parts.append(f"... ({len(items)} points)")
     return ", ".join(parts)
@@ -153,12 +161,39 @@ def bounds_text(bounds):
 
 
 def bounds_of(claim):
+    """The claim's bounds. `about = f` is `within [f / 1.25, f * 1.25]` (rule 1), marked so that a
+    value above it can be named as such."""
     b = {k: claim[k] for k in ("at_least", "at_most", "within") if k in claim}
     if "about" in claim:
+        if "within" in b:
+            raise ClaimError("a claim takes about or within, not both")
         b["within"] = [claim["about"] / ABOUT_FACTOR, claim["about"] * ABOUT_FACTOR]
+        b["about"] = claim["about"]
     if not b:
         raise ClaimError("the rule needs at_least, at_most, within or about")
     return b
+
+
+def upper_end(bounds):
+    """The largest value the bounds admit, or None."""
+    highs = [bounds["at_most"]] if "at_most" in bounds else []
+    if "within" in bounds:
+        highs.append(bounds["within"][1])
+    return min(highs) if highs else None
+
+
+def above_text(claim, bounds, points):
+    """Rule 1 for a stated range or figure: the points whose median lies above its upper end, said
+    so (a range is tested at both ends; a factor larger than the paper's is not the paper's)."""
+    high = upper_end(bounds)
+    if high is None or ("within" not in bounds):
+        return ""
+    above = [x for x, v in points.items() if v.median > high]
+    if not above:
+        return ""
+    what = (f"more than {ABOUT_FACTOR:g}x the paper's {fmt(bounds['about'])}" if "about" in bounds
+            else f"above the upper end of the claimed range ({fmt(high)})")
+    return f"{what} at {names(claim, above)}" if above != [None] else what
 
 
 def aggregate(claim, results_per_x, what):
@@ -168,12 +203,11 @@ def aggregate(claim, results_per_x, what):
     worst = [x for x, w, _ in results_per_x if w]
     median = [x for x, _, m in results_per_x if m]
     total = len(results_per_x)
-    names = lambda xs: ", ".join(x_name(claim, x) for x in xs) or "none"
     if quantifier == "any":
         if worst:
-            return REPRODUCED, f"holds at the worst repetition at {names(worst)}"
+            return REPRODUCED, f"holds at the worst repetition at {names(claim, worst)}"
         if median:
-            return PARTLY, f"holds at the median only, at {names(median)}"
+            return PARTLY, f"holds at the median only, at {names(claim, median)}"
         return NOT_REPRODUCED, f"{what} at any of {total} points"
     if quantifier != "all":
         raise ClaimError(f"quantifier must be 'all' or 'any', not {quantifier!r}")
@@ -182,28 +216,27 @@ def aggregate(claim, results_per_x, what):
     if len(median) == total:
         short = [x for x, w, _ in results_per_x if not w]
         return PARTLY, ("holds at the median but not at the worst repetition"
-                        + (f" at {names(short)}" if short != [None] else ""))
+                        + (f" at {names(claim, short)}" if short != [None] else ""))
     failing = [x for x, _, m in results_per_x if not m]
     if median:
-        return PARTLY, f"holds at {len(median)} of {total} points; not at {names(failing)}"
+        return PARTLY, f"holds at {len(median)} of {total} points; not at {names(claim, failing)}"
     return NOT_REPRODUCED, (f"{what}" if total == 1 else f"{what} at any of {total} points")
 
 
 def rule_bound(claim, results, module):
     """Rule 1: a value, or the ratio a / b, against bounds, at every point of the sweep."""
     s, a, b, missing = judged_series(claim, results, module)
+    bounds = bounds_of(claim)
     if missing:
         return None, "", missing
-    bounds = bounds_of(claim)
-    per_x = [(x, *holds_interval(v.lo, v.hi, v.median, bounds)) for x, v in sorted(
-        s.points.items(), key=lambda t: (t[0] is not None, t[0] or 0))]
-    # `expect_x`: the points the claim covers. One without a verified measurement (a FAILED point)
-    # does not hold: a sweep cannot pass by losing its bad points.
-    absent = expected_but_absent(claim, results, module, s.points)
-    per_x += [(x, False, False) for x in absent]
+    absent = sweep_findings(claim, results, module, s)
+    # A point the claim covers without a verified measurement (failed, skipped, or not in the
+    # results) does not hold: a sweep cannot pass by losing its bad points.
+    per_x = [(x, *holds_interval(v.lo, v.hi, v.median, bounds)) if x not in absent else (x, False, False)
+             for x, v in sorted(s.points.items(), key=lambda t: (t[0] is not None, t[0] or 0))]
+    per_x += [(x, False, False) for x in absent if x not in s.points]
     verdict, reason = aggregate(claim, per_x, f"{judged(claim)} is not {bounds_text(bounds)}")
-    if absent:
-        reason += ("; " if reason else "") + "no verified point at " + ", ".join(x_name(claim, x) for x in absent)
+    reason = join(reason, above_text(claim, bounds, s.points))
     measured = f"{judged(claim)}: {describe(s, claim)}; claim {bounds_text(bounds)}"
     if b is not None and len(s.points) == 1:
         (x, _), = s.points.items()
@@ -270,7 +303,7 @@ def rule_best_at(claim, results, module):
     vb = s.points[x_best]
     ties = [x for x, v in s.points.items() if x != x_best and (v.hi >= vb.lo if best == "max" else v.lo <= vb.hi)]
     measured = (f"{best} of {judged(claim)} at {x_name(claim, x_best)} ({fmt(vb.median)})"
-                + (f"; tied within the repetitions: {', '.join(x_name(claim, x) for x in sorted(ties))}" if ties else "")
+                + (f"; tied within the repetitions: {names(claim, ties)}" if ties else "")
                 + f"; claim: at {x_name(claim, lo_x)}..{x_name(claim, hi_x)}")
     if inside(x_best) and all(inside(x) for x in ties):
         return REPRODUCED, measured, ""
@@ -310,33 +343,100 @@ def rule_first_at(claim, results, module):
     return NOT_REPRODUCED, measured, f"first at {x_name(claim, first_med)}"
 
 
+def _fit(xs, ys, degree):
+    """The polynomial of `degree` (0, 1 or 2) that fits (xs, ys) with the least squared relative
+    residual (weights 1 / y^2), as a function of x. xs are rescaled to [0, 1] for the solve."""
+    x0, span = min(xs), (max(xs) - min(xs)) or 1.0
+    ts = [(x - x0) / span for x in xs]
+    k = degree + 1
+    m = [[0.0] * (k + 1) for _ in range(k)]
+    for t, y in zip(ts, ys):
+        w = 1.0 / (y * y) if y else 1.0
+        powers = [t ** i for i in range(k)]
+        for i in range(k):
+            for j in range(k):
+                m[i][j] += w * powers[i] * powers[j]
+            m[i][k] += w * powers[i] * y
+    for col in range(k):  # Gaussian elimination with partial pivoting
+        piv = max(range(col, k), key=lambda r: abs(m[r][col]))
+        m[col], m[piv] = m[piv], m[col]
+        if abs(m[col][col]) < 1e-300:
+            raise ClaimError("linear: the points do not determine a fit (repeated x?)")
+        for r in range(k):
+            if r != col:
+                f = m[r][col] / m[col][col]
+                m[r] = [a - f * b for a, b in zip(m[r], m[col])]
+    coef = [m[i][k] / m[i][i] for i in range(k)]
+    return lambda x: sum(c * ((x - x0) / span) ** i for i, c in enumerate(coef))
+
+
+def _relative_miss(value, fitted):
+    """How far a value lies from a fitted value, relative to it (inf where the fit is not positive)."""
+    return abs(value - fitted) / fitted if fitted > 0 else math.inf
+
+
 def rule_linear(claim, results, module):
-    """Rule 1 for 'grows linearly': every interior point within a relative tolerance of the line
-    between the sweep's end points."""
+    """Rule 1 for 'grows linearly in x', against its two alternatives: a flat series and one that
+    grows faster (a quadratic). With tol = `at_most`: the least-squares line (relative residuals)
+    must pass within tol of every point; a flat line must not (max / min above (1 + tol) / (1 - tol),
+    the largest spread a constant can cover within tol); and the best quadratic must not bend away
+    from the line by more than tol at any point. At the worst repetition each point's range is used:
+    its farthest end from the line, and the flattest choice the ranges allow."""
     over = claim.get("over")
-    s = quantity(results, claim["a"], module, over)
-    if len(s.points) < 3:
-        return None, "", s.missing or "fewer than three points"
+    s, _, _, missing = judged_series(claim, results, module, minimum=3)
+    if missing:
+        return None, "", missing
+    tol = claim.get("at_most")
+    if tol is None or not 0 < tol < 1:
+        raise ClaimError("linear needs at_most = the relative tolerance, between 0 and 1")
+    direction = claim.get("direction", "rising")
+    if direction not in ("rising", "falling"):
+        raise ClaimError("linear takes direction = 'rising' (the default) or 'falling'")
     xs = sorted(s.points)
-    x0, x1 = xs[0], xs[-1]
-    y0, y1 = s.points[x0].median, s.points[x1].median
-    tol = claim["at_most"]
-    per_x, worst_dev = [], 0.0
-    for x in xs[1:-1]:
-        line = y0 + (y1 - y0) * (x - x0) / (x1 - x0)
-        v = s.points[x]
-        dev_med = abs(v.median - line) / line
-        dev_worst = max(abs(v.lo - line), abs(v.hi - line)) / line
-        worst_dev = max(worst_dev, dev_med)
-        per_x.append((x, dev_worst <= tol, dev_med <= tol))
-    verdict, reason = aggregate(dict(claim, quantifier="all"), per_x, "off the line")
-    return verdict, (f"largest deviation of {judged(claim)} from the straight line between "
-                     f"{x_name(claim, x0)} and {x_name(claim, x1)}: {worst_dev:.1%}; claim <= {tol:.0%}"), reason
+    vs = [s.points[x] for x in xs]
+    ys = [v.median for v in vs]
+    line = _fit(xs, ys, 1)
+    quad = _fit(xs, ys, 2)
+    off_med = {x: _relative_miss(v.median, line(x)) for x, v in zip(xs, vs)}
+    off_worst = {x: max(_relative_miss(v.lo, line(x)), _relative_miss(v.hi, line(x))) for x, v in zip(xs, vs)}
+    bend = max(_relative_miss(quad(x), line(x)) for x in xs)
+    flat_limit = (1 + tol) / (1 - tol)
+    flat_med = max(ys) / min(ys) if min(ys) > 0 else math.inf
+    flat_worst = max(v.lo for v in vs) / min(v.hi for v in vs) if min(v.hi for v in vs) > 0 else math.inf
+    rises = line(xs[-1]) > line(xs[0])
+    sense = rises if direction == "rising" else not rises
+    measured = (f"{judged(claim)} over {x_name(claim, xs[0], s.axis)}..{x_name(claim, xs[-1], s.axis)} ({len(xs)} points): "
+                f"the line misses by at most {max(off_med.values()):.1%} (worst repetition {max(off_worst.values()):.1%}); "
+                f"max / min = {fmt(flat_med)} (a flat line covers up to {fmt(flat_limit)}); a quadratic bends "
+                f"{bend:.1%} from the line; claim: within {tol:.0%} of a {direction} line")
+    problems = []
+    if flat_med <= flat_limit:
+        problems.append(f"a flat line fits as well (max / min {fmt(flat_med)})")
+    elif not sense:
+        problems.append(f"the line {'falls' if direction == 'rising' else 'rises'}")
+    far = [x for x in xs if off_med[x] > tol]
+    if far:
+        problems.append(f"off the line by more than {tol:.0%} at {names(claim, far)}")
+    if bend > tol:
+        problems.append(f"bends: a quadratic departs from the line by {bend:.0%}")
+    if problems:
+        return NOT_REPRODUCED, measured, "; ".join(problems)
+    worst_problems = []
+    if flat_worst <= flat_limit:
+        worst_problems.append(f"the repetitions allow a flat series (max / min {fmt(flat_worst)})")
+    far = [x for x in xs if off_worst[x] > tol]
+    if far:
+        worst_problems.append(f"off the line at {names(claim, far)}")
+    if worst_problems:
+        return PARTLY, measured, "holds at the median, not at the worst repetition: " + "; ".join(worst_problems)
+    return REPRODUCED, measured, ""
 
 
 # Rule 3: proportions. The exact (Clopper-Pearson) interval of k events in n trials.
 
 def _binom_cdf(k, n, p):
+    if k < 0:
+        return 0.0
     if p <= 0:
         return 1.0
     if p >= 1:
@@ -379,32 +479,84 @@ def trials_to_decide(k, n, band):
     return None
 
 
-def rule_proportion(claim, results, module):
-    """Rule 3: k events in n trials against the claimed proportion, with a 95% exact interval."""
-    ev = quantity(results, claim["events"], module, None)
-    tr = quantity(results, claim["trials"], module, None)
-    if not ev.points or not tr.points:
-        return None, "", ev.missing or tr.missing
-    e, t = next(iter(ev.points.values())), next(iter(tr.points.values()))
+def proportion_band(claim):
+    """The claimed range of a rate: `within`, the paper's stated rate within a factor of 2
+    (`value`), or the paper's own observation of k events in n trials (`observed = [k, n]`): the
+    95% interval that observation admits."""
+    given = [k for k in ("within", "value", "observed") if k in claim]
+    if len(given) != 1:
+        raise ClaimError("a proportion needs one of value (the paper's rate), within = [lo, hi] or "
+                         "observed = [k, n] (the paper's own count)")
+    if "within" in claim:
+        return tuple(claim["within"])
+    if "value" in claim:
+        return claim["value"] / PROPORTION_FACTOR, min(1.0, claim["value"] * PROPORTION_FACTOR)
+    k, n = claim["observed"]
+    if not (isinstance(k, int) and isinstance(n, int) and 0 <= k <= n and n > 0):
+        raise ClaimError("observed = [k, n] needs whole numbers 0 <= k <= n, n > 0")
+    return clopper_pearson(k, n)
+
+
+def _pct(p):
+    return f"{p:.2%}" if p == 0 or p >= 1e-3 else f"{p:.2e}"
+
+
+def _proportion_at(claim, band, e, t):
+    """One point of a proportion claim: (outcome 'in' | 'out' | 'undecided', text, trials to decide)."""
     n = int(round(t.median))
     k = int(round(e.median * (n if claim["events"].get("fraction") else 1)))  # fraction: events / trials
-    if "within" in claim:
-        band = tuple(claim["within"])
-    elif "value" in claim:
-        band = (claim["value"] / PROPORTION_FACTOR, min(1.0, claim["value"] * PROPORTION_FACTOR))
-    else:
-        raise ClaimError("a proportion needs value (the paper's rate) or within = [lo, hi]")
     lo, hi = clopper_pearson(k, n)
-    pct = lambda p: f"{p:.2%}" if p == 0 or p >= 1e-3 else f"{p:.2e}"
-    measured = (f"{k:,} of {n:,} ({pct(k / n)}); 95% interval [{pct(lo)}, {pct(hi)}]; claim in "
-                f"[{pct(band[0])}, {pct(band[1])}]")
+    text = f"{k:,} of {n:,} ({_pct(k / n)}); 95% interval [{_pct(lo)}, {_pct(hi)}]"
+    if "observed" in claim:
+        ok, on = claim["observed"]
+        rate = k / n
+        # How likely the paper's own count is at our rate: its observation, seen from ours.
+        p_obs = _binom_cdf(ok, on, rate) if ok / on <= rate else 1 - _binom_cdf(ok - 1, on, rate)
+        text += (f"; at this rate {ok} {'or fewer' if ok / on <= rate else 'or more'} in {on} trials "
+                 f"has probability {_pct(p_obs)}")
     if band[0] <= lo and hi <= band[1]:
-        return REPRODUCED, measured, ""
+        return "in", text, None
     if hi < band[0] or lo > band[1]:
-        return NOT_REPRODUCED, measured, "the interval excludes the claimed range"
-    need = trials_to_decide(k, n, band)
-    return NOT_MEASURED, measured, ("undecided: the interval overlaps the claimed range without lying in it"
-                                    + (f"; about {need:,} trials at this rate would decide" if need else ""))
+        return "out", text, None
+    return "undecided", text, trials_to_decide(k, n, band)
+
+
+def rule_proportion(claim, results, module):
+    """Rule 3: k events in n trials against the claimed proportion, with a 95% exact interval; at
+    one point, or at every point of a sweep (`over`)."""
+    over = claim.get("over")
+    ev = quantity(results, claim["events"], module, over)
+    tr = quantity(results, claim["trials"], module, over)
+    if not ev.points or not tr.points:
+        return None, "", ev.missing or tr.missing
+    band = proportion_band(claim)
+    source = (f"the paper's {claim['observed'][0]} of {claim['observed'][1]} admits" if "observed" in claim
+              else "claim in")
+    claimed = f"{source} [{_pct(band[0])}, {_pct(band[1])}]"
+    xs = sorted(set(ev.points) & set(tr.points), key=lambda x: (x is not None, x or 0))
+    if not xs:
+        return None, "", "the events and the trials share no point"
+    outcomes = {x: _proportion_at(claim, band, ev.points[x], tr.points[x]) for x in xs}
+    if xs == [None]:
+        outcome, text, need = outcomes[None]
+        measured = f"{text}; {claimed}"
+        if outcome == "in":
+            return REPRODUCED, measured, ""
+        if outcome == "out":
+            return NOT_REPRODUCED, measured, "the interval excludes the claimed range"
+        return NOT_MEASURED, measured, ("undecided: the interval overlaps the claimed range without lying in it"
+                                        + (f"; about {need:,} trials at this rate would decide" if need else ""))
+    measured = "; ".join(f"{x_name(claim, x)}: {outcomes[x][1]}" for x in xs) + f"; {claimed}"
+    by = {o: [x for x in xs if outcomes[x][0] == o] for o in ("in", "out", "undecided")}
+    if len(by["in"]) == len(xs):
+        return REPRODUCED, measured, ""
+    if len(by["out"]) == len(xs):
+        return NOT_REPRODUCED, measured, "the interval excludes the claimed range at every point"
+    if by["out"]:
+        return PARTLY, measured, f"the interval excludes the claimed range at {names(claim, by['out'])}"
+    if by["in"]:
+        return PARTLY, measured, f"undecided at {names(claim, by['undecided'])} (the interval overlaps the range)"
+    return NOT_MEASURED, measured, "undecided at every point: the intervals overlap the claimed range"
 
 
 def rule_absolute(claim, results, module):
@@ -433,7 +585,10 @@ def rule_absolute(claim, results, module):
     else:
         unknown = paper["gpu"] if not theirs_bw else device
         text += f"; no bandwidth normalisation: {unknown} has no bandwidth in the rule book"
-    return MEASURED, text, "absolute figure from another GPU: information (rule 2)"
+    return MEASURED, text, ABSOLUTE_REASON
+
+
+ABSOLUTE_REASON = "absolute figure from another GPU: information (rule 2)"
 
 
 def rule_measured(claim, results, module):
@@ -487,8 +642,35 @@ def rule_winner(claim, results, module):
         # No candidate's results at all: say which file is missing, as every other rule does.
         missing = next((s.missing for _, s in asked if s.missing), "") if not series else ""
         return None, "", missing or "fewer than two candidates measured at any point"
+    lost = [f"{name} at {names(claim, s.unverified)} ({', '.join(sorted(set(s.unverified.values())))})"
+            for name, s in asked if s.unverified]
+    if lost:
+        answers.append("no verified point of " + "; ".join(lost))
     suffix = (f" of {claim['fraction_of'].get('label', 'the limit')}" if norm else f" {unit}" if unit else "")
     return MEASURED, "; ".join(texts) + suffix, "; ".join(answers), tuple(sorted(wins))
+
+
+def rule_verified(claim, results, module):
+    """Rule 7: verification as a claim: "correct results for every test case". Every point the
+    claim covers (the rows `a` selects, the planned ones that failed or were skipped, `expect_x`) is
+    verified against the CPU reference: a failed point refutes the claim there; a skipped or absent
+    one leaves it undecided there."""
+    a = quantity(results, claim["a"], module, claim.get("over"))
+    found = sweep_findings(claim, results, module, a)
+    failed = sorted((x for x, why in found.items() if why == "failed"), key=lambda x: (x is not None, x or 0))
+    other = {x: why for x, why in found.items() if why != "failed"}
+    good = [x for x in a.points if x not in found]
+    if not good and not failed:
+        return None, "", a.missing or findings_text(claim, other)
+    measured = (f"{a.label}: verified against the CPU reference at {names(claim, good)}"
+                + (f"; verification FAILED at {names(claim, failed)}" if failed else ""))
+    if failed and not good:
+        return NOT_REPRODUCED, measured, "verification failed at every point"
+    if failed:
+        return PARTLY, measured, join(f"verification failed at {names(claim, failed)}", findings_text(claim, other))
+    if other:
+        return PARTLY, measured, findings_text(claim, other)
+    return REPRODUCED, measured, ""
 
 
 def rule_not_measured(claim, results, module):
@@ -505,16 +687,20 @@ RULES = {
     "best_at": rule_best_at,
     "linear": rule_linear,
     "first_at": rule_first_at,
+    "verified": rule_verified,
     "proportion": rule_proportion,
     "absolute": rule_absolute,
     "measured": rule_measured,
     "winner": rule_winner,
     "not_measured": rule_not_measured,
 }
+SWEEP_RULES = ("bound", "trend", "spread", "best_at", "linear", "first_at", "verified")
+INFORMATION_RULES = ("measured", "winner")  # a paper's claim under these needs `information` (why)
 
 CLAIM_KEYS = {"id", "where", "claim", "paper", "hardware", "rule", "note", "over", "x_label", "quantifier", "a",
-              "b", "at_least", "at_most", "within", "about", "reaches", "direction", "expect_x", "best", "events", "trials", "value", "figure",
-              "candidates", "fraction_of", "reason", "headline", "ours", "judged_at", "beside"}
+              "b", "at_least", "at_most", "within", "about", "reaches", "direction", "expect_x", "best", "events",
+              "trials", "value", "observed", "figure", "candidates", "fraction_of", "reason", "headline", "ours",
+              "information", "beside", "system", "stand_in", "differs"}
 REQUIRED = ("id", "where", "claim", "rule")
 PROFILES = {"quick", "full"}  # hashlab run --quick | --full: the `profile` of each experiment's JSON sidecar
 
@@ -533,12 +719,18 @@ class Verdict:
     reason: str
     rule: str
     note: str = ""
-    ours: bool = False
+    ours: bool = False       # our own question or bar, not the paper's claim
     headline: bool = False
     sampled: bool = False
     beside: list = field(default_factory=list)
     hardware: bool = False  # about the GPU itself (about_hardware): the report shows it on every GPU
     answer: tuple = ()      # a winner question's answer: the candidates that won at some point
+    information: str = ""   # why a paper's claim is read as information (rule 2, or the claim file's word)
+
+    @property
+    def judged(self):
+        """A paper's claim that received a verdict (not `not measured`, not information)."""
+        return not self.ours and self.verdict in (REPRODUCED, PARTLY, NOT_REPRODUCED)
 
 
 def differs(a, b):
@@ -564,6 +756,36 @@ def about_hardware(claim):
     return claim["rule"] == "absolute" or any("limit" in t for t in _tables(claim))
 
 
+def check_claim(c, where):
+    """The fields every claim needs, and the rules' own requirements that need no results."""
+    for key in REQUIRED:
+        if key not in c:
+            raise ClaimError(f"{where}: missing '{key}'")
+    unknown = set(c) - CLAIM_KEYS
+    if unknown:
+        raise ClaimError(f"{where}: unknown field(s) {sorted(unknown)}")
+    if c["rule"] not in RULES:
+        raise ClaimError(f"{where}: unknown rule '{c['rule']}'; rules: {', '.join(RULES)}")
+    if c["rule"] == "not_measured" and not c.get("reason", "").strip():
+        raise ClaimError(f"{where}: not_measured needs a reason")
+    if isinstance(c.get("expect_x"), dict) and not set(c["expect_x"]) <= PROFILES:
+        raise ClaimError(f"{where}: expect_x names profile(s) {sorted(set(c['expect_x']) - PROFILES)}; "
+                         f"profiles: {', '.join(sorted(PROFILES))}")
+    # Information: our own questions carry `ours`; a paper's claim read as information says why.
+    if c["rule"] in INFORMATION_RULES and not c.get("ours") and not str(c.get("information", "")).strip():
+        raise ClaimError(f"{where}: a '{c['rule']}' row is information: mark it ours = true (our question or bar) "
+                         "or, for a paper's claim, say why it is not judged (information = '...')")
+    if c.get("ours") and (c["rule"] == "absolute" or "information" in c):
+        raise ClaimError(f"{where}: ours = true is for our own questions, not a paper's figure")
+    # Rule 6: a claim about another system is judged through our build of its algorithm, said so.
+    if "system" in c and c["rule"] != "not_measured":
+        for key in ("stand_in", "differs"):
+            if not str(c.get(key, "")).strip():
+                raise ClaimError(f"{where}: a claim about {c['system']} judged here names {key} (rule 6)")
+    if ("stand_in" in c or "differs" in c) and "system" not in c:
+        raise ClaimError(f"{where}: stand_in and differs belong to a claim about another system (system = ...)")
+
+
 def load_claims(path):
     """The claims of one file, checked for the fields every claim needs."""
     with open(path, "rb") as f:
@@ -575,50 +797,126 @@ def load_claims(path):
     seen = set()
     for c in claims:
         where = f"{os.path.relpath(path, ROOT)}, claim {c.get('id', '?')}"
-        for key in REQUIRED:
-            if key not in c:
-                raise ClaimError(f"{where}: missing '{key}'")
-        unknown = set(c) - CLAIM_KEYS
-        if unknown:
-            raise ClaimError(f"{where}: unknown field(s) {sorted(unknown)}")
-        if c["rule"] not in RULES:
-            raise ClaimError(f"{where}: unknown rule '{c['rule']}'; rules: {', '.join(RULES)}")
+        check_claim(c, where)
         if c["id"] in seen:
             raise ClaimError(f"{where}: the id is used twice")
         seen.add(c["id"])
-        if c["rule"] == "not_measured" and not c.get("reason", "").strip():
-            raise ClaimError(f"{where}: not_measured needs a reason")
-        if isinstance(c.get("expect_x"), dict) and not set(c["expect_x"]) <= PROFILES:
-            raise ClaimError(f"{where}: expect_x names profile(s) {sorted(set(c['expect_x']) - PROFILES)}; "
-                             f"profiles: {', '.join(sorted(PROFILES))}")
     return data, claims
+
+
+def join(*parts):
+    return "; ".join(p for p in parts if p)
+
+
+def _judged_quantities(claim):
+    """The quantities a claim's verdict is decided on (not `beside`)."""
+    return [claim[k] for k in ("a", "b", "events", "trials") if k in claim] + list(claim.get("candidates", []))
+
+
+def sweep_findings(claim, results, module, series):
+    """{x: why} for every point a sweep claim covers without a verified measurement: the expected
+    points (`expect_x`) the judged series lacks, and the points the run planned for its quantities
+    that failed or were skipped (the CSVs list them), whether or not the claim lists its points."""
+    found = {x: "not in the results" for x in expected_but_absent(claim, results, module, series.points)}
+    for x, why in series.unverified.items():
+        found[x] = why
+    return found
+
+
+def findings_text(claim, found):
+    if not found:
+        return ""
+    by = {}
+    for x, why in found.items():
+        by.setdefault(why, []).append(x)
+    return "no verified point at " + "; ".join(f"{names(claim, xs)} ({why})" for why, xs in sorted(by.items()))
+
+
+def picks_text(claim, results, module):
+    """Rule 5: the variant a pick chose at each point, and those tied with it."""
+    out = []
+    for key in ("a", "b"):
+        spec = claim.get(key)
+        if not spec:
+            continue
+        for t in _tables(spec):
+            if "pick" not in t:
+                continue
+            s = quantity(results, t, module, claim.get("over"))
+            if not s.picks:
+                continue
+            by = {}
+            for x, (chosen, tied) in s.picks.items():
+                by.setdefault((chosen, tuple(tied)), []).append(x)
+            items = []
+            for (chosen, tied), xs in sorted(by.items(), key=lambda t: min((x or 0) for x in t[1])):
+                at = f" at {names(claim, xs)}" if xs != [None] else ""
+                items.append(chosen + at + (f" (tied with {', '.join(tied)})" if tied else ""))
+            out.append(f"{t.get('label') or t.get('metric')}: {'; '.join(items)}")
+    return ("chosen by the median (rule 5): " + " | ".join(out)) if out else ""
 
 
 def evaluate_claim(claim, results, module):
     """One claim's Verdict; a claim whose data are missing is 'not measured' with the reason."""
     try:
         verdict, measured, reason, *answer = RULES[claim["rule"]](claim, results, module)
+        extra = []
+        sampled = False
+        if verdict is None:
+            verdict, measured, reason = NOT_MEASURED, "-", reason or "no data"
+        else:
+            if "sampled" not in reason:
+                sampled = _uses_sampled(claim, results, module)
+            if claim["rule"] in SWEEP_RULES and claim["rule"] not in ("bound", "verified") and "a" in claim:
+                s = judged_series(claim, results, module)[0]
+                found = sweep_findings(claim, results, module, s)  # bound counts them point by point
+                if found:
+                    extra.append(findings_text(claim, found))
+                    if verdict == REPRODUCED:
+                        verdict = PARTLY
+            elif claim["rule"] == "bound":
+                extra.append(findings_text(claim, sweep_findings(claim, results, module,
+                                                                 judged_series(claim, results, module)[0])))
+            qs = [quantity(results, q, module, claim.get("over")) for q in _judged_quantities(claim)]
+            configuration = sorted({c for q in qs for c in q.configuration})
+            if configuration and claim["rule"] not in INFORMATION_RULES + ("absolute",):
+                raise ClaimError(f"{', '.join(configuration)} is computed from the run's configuration, not measured: "
+                                 "it cannot decide a claim (docs/verdicts.md, 'Derived quantities')")
+            incomplete = sorted({i for q in qs for i in q.incomplete})
+            if incomplete:
+                extra += incomplete
+                if verdict == REPRODUCED:
+                    verdict = PARTLY
+            unrecorded = sorted({u for q in qs for u in q.unrecorded})
+            if unrecorded and verdict not in (MEASURED, NOT_MEASURED):
+                extra.append(f"the repetitions' spread of {', '.join(unrecorded)} is not recorded (a median of "
+                             "medians): judged at the median only")
+                if verdict == REPRODUCED:
+                    verdict = PARTLY
+            if claim["rule"] in SWEEP_RULES:
+                picks = picks_text(claim, results, module)
+                if picks:
+                    measured = f"{measured}; {picks}"
+        if "system" in claim and claim["rule"] != "not_measured":
+            extra.insert(0, f"through {claim['stand_in']}, not {claim['system']}: {claim['differs']}")
+            reason = join(extra[0], reason, *extra[1:])
+        else:
+            reason = join(reason, *extra)
     except ClaimError as e:
         raise ClaimError(f"{module} claim {claim['id']}: {e}") from None
-    sampled = False
-    if verdict is None:
-        verdict, measured, reason = NOT_MEASURED, "-", reason or "no data"
-    else:
-        if "sampled" not in reason:
-            sampled = _uses_sampled(claim, results, module)
-        # bound counts its absent points itself
-        absent = _expected_but_absent(claim, results, module) if claim["rule"] != "bound" else []
-        if absent:
-            reason = (reason + "; " if reason else "") + "no verified point at " + ", ".join(absent)
-            if verdict == REPRODUCED:
-                verdict = PARTLY
     beside = []
     for spec in claim.get("beside", []):
         s = quantity(results, spec, module, claim.get("over"))
         beside.append(f"{s.label}: {describe(s, claim)}" if s.points else f"{s.label}: {s.missing}")
+    information = ""
+    if not claim.get("ours") and verdict == MEASURED:
+        information = ABSOLUTE_REASON if claim["rule"] == "absolute" else str(claim.get("information", "")).strip()
+        if information not in reason:
+            reason = join(f"the paper's claim, read as information: {information}", reason)
     return Verdict(module, claim["id"], claim["where"], claim["claim"], claim.get("paper", ""), verdict, measured,
-                   reason, claim["rule"], claim.get("note", ""), bool(claim.get("ours")) or verdict == MEASURED,
-                   bool(claim.get("headline")), sampled, beside, about_hardware(claim), answer[0] if answer else ())
+                   reason, claim["rule"], claim.get("note", ""), bool(claim.get("ours")),
+                   bool(claim.get("headline")), sampled, beside, about_hardware(claim), answer[0] if answer else (),
+                   information)
 
 
 def expected_but_absent(claim, results, module, have):
@@ -631,14 +929,6 @@ def expected_but_absent(claim, results, module, have):
         expected = expected.get(results.profile(a.get("module", module), a.get("experiment", "")), [])
     expected = [parse_size(x) if claim.get("over") == "n" else float(x) for x in expected]
     return [x for x in expected if not any(p is not None and math.isclose(p, x, rel_tol=1e-5) for p in have)]
-
-
-def _expected_but_absent(claim, results, module):
-    """The points of `expect_x` that the claim's `a` quantity has no verified measurement for, named."""
-    if not claim.get("expect_x") or "a" not in claim or claim.get("over") not in ("n", "param"):
-        return []
-    have = quantity(results, claim["a"], module, claim["over"]).points
-    return [x_name(claim, x) for x in expected_but_absent(claim, results, module, have)]
 
 
 def _uses_sampled(claim, results, module):

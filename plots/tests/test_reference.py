@@ -1,6 +1,6 @@
 """The committed reference runs against the claim files: every claim evaluates, every measurement a
-claim names is in the committed results, the README's headline table is the engine's, and the
-plot scripts decide no verdict."""
+claim names is in the committed results, every committed report (and the README's headline table)
+is what the engine and report.py give today, byte for byte, and the plot scripts decide no verdict."""
 import glob
 import os
 import re
@@ -16,7 +16,11 @@ import verdicts as ve  # noqa: E402
 
 ROOT = os.path.dirname(HERE)
 REFERENCES = report.reference_dirs()
-MAX_NOT_MEASURED = 10  # issue 14: at most 10 claims the suite cannot measure, each with its reason
+# The papers' claims the report does not judge: not measured, or read as information (a paper's
+# absolute figure, rule 2, or a row marked `information`). One bound on the sum (issue 29), so that
+# turning a claim into an information row gains nothing over leaving it not measured; each says why.
+# Raise it only with the claim that needs it, in the same commit.
+MAX_UNJUDGED_PAPER_CLAIMS = 22
 
 
 class Reference(unittest.TestCase):
@@ -37,13 +41,36 @@ class Reference(unittest.TestCase):
                 absent = [f"{v.module}/{v.id}: {v.reason}" for v in verdicts if "no verified point at" in v.reason]
                 self.assertEqual(absent, [], "claims expecting points the committed run did not plan")
 
-    def test_few_claims_are_not_measured_and_each_says_why(self):
+    def test_few_paper_claims_go_unjudged_and_each_says_why(self):
         for ref in REFERENCES:
             with self.subTest(reference=os.path.basename(ref)):
-                nm = [v for v in ve.evaluate(ref) if v.verdict == ve.NOT_MEASURED]
-                self.assertLessEqual(len(nm), MAX_NOT_MEASURED, "\n".join(f"{v.module}/{v.id}" for v in nm))
-                for v in nm:
-                    self.assertGreater(len(v.reason), 20, f"{v.module}/{v.id}: the reason says too little")
+                verdicts = ve.evaluate(ref)
+                unjudged = [v for v in verdicts if not v.ours and v.verdict in (ve.NOT_MEASURED, ve.MEASURED)]
+                self.assertLessEqual(len(unjudged), MAX_UNJUDGED_PAPER_CLAIMS,
+                                     "\n".join(f"{v.module}/{v.id}: {v.verdict}" for v in unjudged))
+                for v in unjudged:
+                    why = v.reason if v.verdict == ve.NOT_MEASURED else v.information
+                    self.assertGreater(len(why), 20, f"{v.module}/{v.id}: the reason says too little")
+                lines = []
+                report.unjudged_section(verdicts, lines)
+                for v in unjudged:
+                    self.assertIn(f"`{v.id}`", "\n".join(lines), "the report lists every unjudged paper claim")
+
+    def test_every_committed_report_regenerates_unchanged(self):
+        # Each reference run's report.md and report.html is exactly what report.py renders from the
+        # committed CSVs with today's claims and rules: a rule or a claim changed without
+        # regenerating the reports fails here.
+        runs = REFERENCES + [os.path.join(r, "full") for r in REFERENCES if os.path.isdir(os.path.join(r, "full"))]
+        for ref in runs:
+            with self.subTest(reference=os.path.relpath(ref, ROOT)):
+                lines = report.report_lines(ref, ref)
+                for name, text in (("report.md", "\n".join(lines) + "\n"),
+                                   ("report.html", report.to_html(lines, "hashlab report"))):
+                    with open(os.path.join(ref, name)) as f:
+                        committed = f.read()
+                    self.assertTrue(committed == text,
+                                    f"{os.path.relpath(ref, ROOT)}/{name} is stale: run python3 plots/report.py "
+                                    f"--results {os.path.relpath(ref, ROOT)} --out {os.path.relpath(ref, ROOT)}")
 
     def test_readme_headline_table_is_the_engines(self):
         with open(os.path.join(ROOT, "README.md")) as f:

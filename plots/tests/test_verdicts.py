@@ -12,7 +12,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import verdicts as ve  # noqa: E402
 
 HEADER = ["paper", "experiment", "variant", "n", "param_name", "param_value", "metric", "median", "min", "max",
-          "unit", "verified", "device", "timestamp", "git_sha", "repetitions", "note"]
+          "unit", "verified", "device", "timestamp", "git_sha", "repetitions", "note", "status"]
 
 
 class Synthetic(unittest.TestCase):
@@ -32,7 +32,7 @@ class Synthetic(unittest.TestCase):
             for r in rows:
                 full = {"paper": module, "experiment": experiment, "n": 1000, "param_name": "", "param_value": "",
                         "unit": "ms", "verified": "true", "device": "NVIDIA H100 80GB HBM3", "timestamp": "t",
-                        "git_sha": "g", "repetitions": 5, "note": ""}
+                        "git_sha": "g", "repetitions": 5, "note": "", "status": "ok"}
                 full.update(r)
                 full.setdefault("min", full["median"])
                 full.setdefault("max", full["median"])
@@ -78,10 +78,10 @@ class Rule1Noise(Synthetic):
                         dict(self.point("fast", "rate", 2.0, n=1 << 22), verified="false"),
                         self.point("slow", "rate", 1.0, n=1 << 22)])
         claim = dict(self.ratio_claim(), over="n")
-        self.assertEqual(self.evaluate(claim).verdict, ve.REPRODUCED)  # the failed point vanished...
-        v = self.evaluate(dict(claim, expect_x=["1Mi", "4Mi"]))  # ... unless the claim names its points
-        self.assertEqual(v.verdict, ve.PARTLY)
-        self.assertIn("no verified point at N=4Mi", v.reason)
+        for c in (claim, dict(claim, expect_x=["1Mi", "4Mi"])):  # with or without the list of its points
+            v = self.evaluate(c)
+            self.assertEqual(v.verdict, ve.PARTLY)
+            self.assertIn("no verified point at N=4Mi (failed)", v.reason)
 
     def test_expected_points_by_profile_hold_each_run_to_its_own(self):
         self.rows("e", [self.point("fast", "rate", 2.0, n=100e6), self.point("slow", "rate", 1.0, n=100e6),
@@ -103,10 +103,12 @@ class Rule1Noise(Synthetic):
         self.rows("e", [self.point("v", "t", 3.0, n=1), self.point("v", "t", 2.0, n=2),
                         dict(self.point("v", "t", 5.0, n=3), verified="false")])
         claim = {"rule": "trend", "a": {"experiment": "e", "metric": "t"}, "over": "n", "direction": "falling"}
-        self.assertEqual(self.evaluate(claim).verdict, ve.REPRODUCED)
-        v = self.evaluate(dict(claim, expect_x=[1, 2, 3]))
-        self.assertEqual(v.verdict, ve.PARTLY)
-        self.assertIn("no verified point at N=3", v.reason)
+        for c in (claim, dict(claim, expect_x=[1, 2, 3])):
+            v = self.evaluate(c)
+            self.assertEqual(v.verdict, ve.PARTLY)
+            self.assertIn("no verified point at N=3 (failed)", v.reason)
+        v = self.evaluate(dict(claim, expect_x=[1, 2, 3, 4]))  # a listed point the CSV does not hold at all
+        self.assertIn("N=4 (not in the results)", v.reason)
 
     def test_any_quantifier_needs_one_point(self):
         self.rows("e", [self.point("fast", "rate", 2.0, n=1 << 20), self.point("slow", "rate", 1.0, n=1 << 20),
@@ -161,6 +163,229 @@ class Rule1Noise(Synthetic):
         claim = {"rule": "linear", "a": {"experiment": "e", "metric": "t"}, "over": "param", "at_most": 0.05}
         self.assertEqual(self.evaluate(claim).verdict, ve.REPRODUCED)
         self.assertEqual(self.evaluate(dict(claim, at_most=0.001)).verdict, ve.NOT_REPRODUCED)
+
+    def linear_claim(self, times, spreads=None):
+        ms = [1, 2, 4, 8, 16, 32, 64]
+        spreads = spreads or [0.0] * len(ms)
+        self.rows("e", [self.point("v", "t", t, t * (1 - d), t * (1 + d), param_name="m", param_value=m)
+                        for m, t, d in zip(ms, times, spreads)])
+        return self.evaluate({"rule": "linear", "a": {"experiment": "e", "metric": "t"}, "over": "param",
+                              "at_most": 0.25})
+
+    def test_linear_growth_is_reproduced(self):
+        self.assertEqual(self.linear_claim([2.9 + 0.15 * m for m in (1, 2, 4, 8, 16, 32, 64)]).verdict,
+                         ve.REPRODUCED)
+
+    def test_a_flat_series_fails_a_claim_of_linear_growth(self):
+        v = self.linear_claim([2.9] * 7)
+        self.assertEqual(v.verdict, ve.NOT_REPRODUCED)
+        self.assertIn("a flat line fits as well", v.reason)
+
+    def test_a_quadratic_series_fails_a_claim_of_linear_growth(self):
+        v = self.linear_claim([2.9 + 0.01 * m * m for m in (1, 2, 4, 8, 16, 32, 64)])
+        self.assertEqual(v.verdict, ve.NOT_REPRODUCED)
+        self.assertIn("off the line", v.reason)
+
+    def test_a_falling_line_fails_a_claim_of_growth(self):
+        v = self.linear_claim([12.0 - 0.15 * m for m in (1, 2, 4, 8, 16, 32, 64)])
+        self.assertEqual(v.verdict, ve.NOT_REPRODUCED)
+        self.assertIn("the line falls", v.reason)
+
+    def test_linear_whose_repetitions_allow_a_flat_series_is_partly(self):
+        # A rise of 1.8x at the medians, but each point's repetitions span +-20%: a flat choice fits.
+        v = self.linear_claim([1.0, 1.0125, 1.0375, 1.0875, 1.1875, 1.3875, 1.7875], [0.2] * 7)
+        self.assertEqual(v.verdict, ve.PARTLY)
+        self.assertIn("worst repetition", v.reason)
+
+
+class Rule1Ranges(Synthetic):
+    def claim(self, ratio, **bounds):
+        self.rows("e", [self.point("fast", "rate", ratio), self.point("slow", "rate", 1.0)])
+        return self.evaluate(dict({"rule": "bound", "a": {"experiment": "e", "variant": "fast", "metric": "rate"},
+                                   "b": {"experiment": "e", "variant": "slow", "metric": "rate"}}, **bounds))
+
+    def test_a_range_holds_between_its_ends(self):
+        self.assertEqual(self.claim(3.0, within=[1.16, 5.39]).verdict, ve.REPRODUCED)
+
+    def test_a_range_fails_below_its_lower_end(self):
+        self.assertEqual(self.claim(1.1, within=[1.16, 5.39]).verdict, ve.NOT_REPRODUCED)
+
+    def test_above_the_upper_end_of_a_range_says_so(self):
+        v = self.claim(7.05, within=[1.16, 5.39])
+        self.assertEqual(v.verdict, ve.NOT_REPRODUCED)
+        self.assertIn("above the upper end of the claimed range (5.39)", v.reason)
+
+    def test_a_figure_exceeded_by_more_than_a_quarter_says_so(self):
+        v = self.claim(4.0, about=2.03)
+        self.assertEqual(v.verdict, ve.NOT_REPRODUCED)
+        self.assertIn("more than 1.25x the paper's 2.03", v.reason)
+        self.assertEqual(self.claim(2.4, about=2.03).verdict, ve.REPRODUCED)
+        self.assertEqual(self.claim(4.0, at_least=2.03).verdict, ve.REPRODUCED)  # a factor we exceed
+
+
+class Rule5Choice(Synthetic):
+    def claim(self, rows, at_least):
+        self.rows("e", rows + [self.point("base", "rate", 1.0)])
+        return self.evaluate({"rule": "bound", "a": {"experiment": "e", "variant": ["x", "y", "z"], "metric": "rate",
+                                                     "pick": "max", "label": "best of x, y, z"},
+                              "b": {"experiment": "e", "variant": "base", "metric": "rate"}, "at_least": at_least})
+
+    def test_a_choice_the_repetitions_cannot_make_is_judged_at_its_weakest_candidate(self):
+        # x has the best median, but y's and z's ranges reach it: at the worst repetition the choice
+        # may be z, whose minimum is 0.8.
+        rows = [self.point("x", "rate", 1.2, 1.1, 1.3), self.point("y", "rate", 1.15, 1.0, 1.3),
+                self.point("z", "rate", 1.05, 0.8, 1.1)]
+        v = self.claim(rows, 1.0)
+        self.assertEqual(v.verdict, ve.PARTLY)
+        self.assertIn("chosen by the median (rule 5): best of x, y, z: x (tied with y, z)", v.measured)
+
+    def test_a_clear_choice_is_judged_on_the_chosen_variant(self):
+        rows = [self.point("x", "rate", 1.2, 1.15, 1.25), self.point("y", "rate", 0.9, 0.85, 0.95),
+                self.point("z", "rate", 0.5, 0.4, 0.6)]
+        v = self.claim(rows, 1.1)
+        self.assertEqual(v.verdict, ve.REPRODUCED)
+        self.assertIn("best of x, y, z: x", v.measured)
+        self.assertNotIn("tied", v.measured)
+
+    def test_a_failed_candidate_is_a_finding_of_the_choice(self):
+        rows = [self.point("x", "rate", 1.2, 1.15, 1.25), dict(self.point("y", "rate", 2.0), verified="false"),
+                self.point("z", "rate", 0.5)]
+        v = self.claim(rows, 1.1)
+        self.assertEqual(v.verdict, ve.NOT_REPRODUCED)
+        self.assertIn("(failed)", v.reason)
+
+
+class DerivedQuantities(Synthetic):
+    def test_a_sum_of_kernels_carries_their_spread(self):
+        rows = [self.point("bsp", "kernel_a_time", 1.0, 0.8, 1.2), self.point("bsp", "kernel_b_time", 2.0, 1.9, 2.5),
+                self.point("bsp", "kernel_sum_time", 3.0), self.point("bsp", "join_time", 3.5, 3.4, 3.6)]
+        self.rows("profile", rows, module="pkpk_join")
+        s = ve.quantity(ve.Results(self.dir), {"experiment": "profile", "variant": "bsp", "metric": "kernel_sum_time"},
+                        "pkpk_join", None)
+        v = s.points[None]
+        self.assertEqual((v.median, v.lo, v.hi), (3.0, 2.7, 3.7))
+
+    def test_a_derived_sum_that_no_longer_matches_its_parts_is_an_error(self):
+        self.rows("profile", [self.point("bsp", "kernel_a_time", 1.0), self.point("bsp", "kernel_sum_time", 5.0)],
+                  module="pkpk_join")
+        with self.assertRaises(ve.ClaimError):
+            ve.quantity(ve.Results(self.dir), {"experiment": "profile", "variant": "bsp", "metric": "kernel_sum_time"},
+                        "pkpk_join", None)
+
+    def test_a_share_of_one_timing_takes_the_timings_range(self):
+        self.rows("bandwidth_share", [self.point("c", "build_time", 10.0, 8.0, 12.5), self.point("c", "pin_share", 0.06)],
+                  module="cuckoo")
+        v = ve.quantity(ve.Results(self.dir), {"experiment": "bandwidth_share", "variant": "c", "metric": "pin_share"},
+                        "cuckoo", None).points[None]
+        self.assertAlmostEqual(v.lo, 0.048)
+        self.assertAlmostEqual(v.hi, 0.075)
+
+    def test_a_median_of_medians_is_judged_at_the_median_only(self):
+        self.rows("sp_breakdown", [self.point("sp_ega", "phase4_time", 3.0), self.point("sp_ega", "total_time", 4.0)],
+                  module="ega")
+        claim = {"id": "c", "where": "s", "claim": "c", "rule": "bound", "at_least": 0.5,
+                 "a": {"experiment": "sp_breakdown", "variant": "sp_ega", "metric": "phase4_time"},
+                 "b": {"experiment": "sp_breakdown", "variant": "sp_ega", "metric": "total_time"}}
+        v = ve.evaluate_claim(claim, ve.Results(self.dir), "ega")
+        self.assertEqual(v.verdict, ve.PARTLY)
+        self.assertIn("not recorded", v.reason)
+
+    def test_a_number_from_the_configuration_decides_no_claim(self):
+        self.rows("mp_vs_cpu", [self.point("mp_ega", "data_over_budget", 8.0)], module="ega")
+        claim = {"id": "c", "where": "s", "claim": "c", "rule": "bound", "at_least": 2,
+                 "a": {"experiment": "mp_vs_cpu", "variant": "mp_ega", "metric": "data_over_budget"}}
+        with self.assertRaises(ve.ClaimError):
+            ve.evaluate_claim(claim, ve.Results(self.dir), "ega")
+        beside = dict(claim, rule="measured", ours=True)  # information may show it
+        self.assertEqual(ve.evaluate_claim(beside, ve.Results(self.dir), "ega").verdict, ve.MEASURED)
+
+
+class FindingsInEverySweep(Synthetic):
+    def test_a_skipped_point_is_a_finding(self):
+        self.rows("e", [self.point("v", "t", 3.0, n=1), self.point("v", "t", 2.0, n=2),
+                        dict(self.point("v", "status", 0, n=3), verified="false", status="skipped")])
+        v = self.evaluate({"rule": "trend", "a": {"experiment": "e", "variant": "v", "metric": "t"}, "over": "n",
+                           "direction": "falling"})
+        self.assertEqual(v.verdict, ve.PARTLY)
+        self.assertIn("N=3 (skipped)", v.reason)
+
+    def test_a_csv_holding_fewer_points_than_its_run_planned_is_incomplete(self):
+        self.rows("e", [self.point("v", "t", 3.0, n=1), self.point("v", "t", 2.0, n=2)])
+        with open(os.path.join(self.dir, "m", "e.json"), "w") as f:
+            json.dump({"profile": "quick", "points": 3}, f)
+        v = self.evaluate({"rule": "trend", "a": {"experiment": "e", "variant": "v", "metric": "t"}, "over": "n",
+                           "direction": "falling"})
+        self.assertEqual(v.verdict, ve.PARTLY)
+        self.assertIn("holds 2 of the 3 points its run planned", v.reason)
+
+    def test_correct_results_are_refuted_by_a_failed_point(self):
+        claim = {"rule": "verified", "a": {"experiment": "e", "variant": "v", "metric": "t"}, "over": "n"}
+        self.rows("e", [self.point("v", "t", 1.0, n=1), self.point("v", "t", 2.0, n=2)])
+        self.assertEqual(self.evaluate(claim).verdict, ve.REPRODUCED)
+        self.rows("e", [self.point("v", "t", 1.0, n=1), dict(self.point("v", "t", 2.0, n=2), verified="false")])
+        v = self.evaluate(claim)
+        self.assertEqual(v.verdict, ve.PARTLY)
+        self.assertIn("verification failed at N=2", v.reason)
+        self.rows("e", [dict(self.point("v", "t", 1.0, n=1), verified="false")])
+        self.assertEqual(self.evaluate(claim).verdict, ve.NOT_REPRODUCED)
+
+    def test_counting_metrics(self):
+        self.rows("profile", [self.point("bsp", "kernel_a_rate", 1.0, unit="Grows/s"),
+                              self.point("bsp", "kernel_b_rate", 1.0, unit="Gsamples/s"),
+                              self.point("bsp", "kernel_c_rate", 1.0, unit="Grows/s")])
+        v = self.evaluate({"rule": "bound", "at_most": 3, "a": {"experiment": "profile", "variant": "bsp",
+                           "count_metrics": {"pattern": "kernel_*_rate", "unit": "Grows/s"}, "label": "passes"}})
+        self.assertEqual(v.verdict, ve.REPRODUCED)
+        self.assertIn("passes: 2 (kernel_a_rate, kernel_c_rate)", v.measured)
+
+
+class Rule6OtherSystems(Synthetic):
+    def test_a_claim_judged_through_a_stand_in_says_so(self):
+        self.rows("e", [self.point("v", "rate", 2.0)])
+        v = self.evaluate({"rule": "bound", "a": {"experiment": "e", "metric": "rate"}, "at_least": 1,
+                           "system": "cuDF", "stand_in": "our linear-probing table", "differs": "not cuDF's code"})
+        self.assertEqual(v.verdict, ve.REPRODUCED)
+        self.assertTrue(v.reason.startswith("through our linear-probing table, not cuDF: not cuDF's code"), v.reason)
+
+    def test_a_claim_about_another_system_without_its_stand_in_is_refused(self):
+        with self.assertRaises(ve.ClaimError):
+            ve.check_claim({"id": "c", "where": "s", "claim": "c", "rule": "bound", "system": "Crystal"}, "c")
+        ve.check_claim({"id": "c", "where": "s", "claim": "c", "rule": "not_measured", "reason": "not built",
+                        "system": "Crystal"}, "c")
+
+
+class Rule3Observed(Synthetic):
+    def test_no_relaunch_in_20_runs_admits_a_rate_its_interval_holds(self):
+        self.rows("e", [self.point("v", "relaunched", 96, param_name="keys", param_value=10000),
+                        self.point("v", "runs", 1000, param_name="keys", param_value=10000),
+                        self.point("v", "relaunched", 0, param_name="keys", param_value=100),
+                        self.point("v", "runs", 100, param_name="keys", param_value=100)])
+        claim = {"rule": "proportion", "observed": [0, 20], "over": "param", "x_label": "keys",
+                 "events": {"experiment": "e", "metric": "relaunched"}, "trials": {"experiment": "e", "metric": "runs"}}
+        v = self.evaluate(claim)
+        self.assertEqual(v.verdict, ve.REPRODUCED)  # 9.6% in [7.85%, 11.60%] lies inside 0 of 20's [0, 16.84%]
+        self.assertIn("the paper's 0 of 20 admits [0.00%, 16.84%]", v.measured)
+        self.assertIn("0 or fewer in 20 trials has probability 13.29%", v.measured)
+        self.rows("e", [self.point("v", "relaunched", 300, param_name="keys", param_value=10000),
+                        self.point("v", "runs", 1000, param_name="keys", param_value=10000),
+                        self.point("v", "relaunched", 0, param_name="keys", param_value=100),
+                        self.point("v", "runs", 100, param_name="keys", param_value=100)])
+        v = self.evaluate(claim)
+        self.assertEqual(v.verdict, ve.PARTLY)
+        self.assertIn("excludes the claimed range at keys 10K", v.reason)
+
+
+class InformationRows(Synthetic):
+    def test_a_measured_row_is_ours_or_says_why_the_papers_claim_is_information(self):
+        base = {"id": "c", "where": "s", "claim": "c", "rule": "measured"}
+        with self.assertRaises(ve.ClaimError):
+            ve.check_claim(base, "c")
+        ve.check_claim(dict(base, ours=True), "c")
+        ve.check_claim(dict(base, information="the paper gives no number to judge"), "c")
+        self.rows("e", [self.point("v", "rate", 2.0)])
+        v = self.evaluate(dict(base, a={"experiment": "e", "metric": "rate"}, information="no number to judge"))
+        self.assertEqual((v.verdict, v.ours, v.information), (ve.MEASURED, False, "no number to judge"))
+        self.assertFalse(v.judged)
 
 
 class Rule3Proportions(Synthetic):
