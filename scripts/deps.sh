@@ -32,6 +32,8 @@ have_header() {
 have_header boost/program_options.hpp || missing_pkgs+=(libboost-program-options-dev)
 have_header benchmark/benchmark.h || missing_pkgs+=(libbenchmark-dev)
 have_header gtest/gtest.h || missing_pkgs+=(libgtest-dev)
+# MPI for the servers layer's mpirun launcher (servers/mpi; CMake builds it when it finds MPI).
+command -v mpicxx >/dev/null 2>&1 || missing_pkgs+=(libopenmpi-dev openmpi-bin)
 
 # The claim files are TOML: Python >= 3.11 reads them (tomllib), older ones need tomli. The
 # own-data test compares hashlab's answers with pandas'.
@@ -72,6 +74,28 @@ if ! python_ok; then
     | grep -v "Running pip as the 'root' user" || true
 fi
 python_ok || { say "python3 still cannot import matplotlib, numpy, pandas and tomllib (or tomli)"; exit 1; }
+
+# NCCL for the servers layer (servers/): from the system or the CUDA toolkit, else the PyPI wheel
+# for this CUDA's major version (headers and library; CMake finds it, cmake/nccl.cmake).
+have_nccl() {
+  local cuda_include
+  cuda_include="$(dirname "$(dirname "$(command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)")")/include"
+  have_header nccl.h || [ -e "$cuda_include/nccl.h" ] || [ -e /usr/local/cuda/include/nccl.h ] ||
+    python3 -c 'import nvidia.nccl as n, os, sys; sys.exit(not os.path.exists(os.path.join(list(n.__path__)[0], "include", "nccl.h")))' >/dev/null 2>&1
+}
+if ! have_nccl; then
+  cuda_major="$(PATH=$PATH:/usr/local/cuda/bin nvcc --version | sed -n 's/.*release \([0-9]*\)\..*/\1/p')"
+  nccl_wheel="nvidia-nccl-cu${cuda_major:-13}"
+  nccl_flags=()
+  if python3 -c 'import os, sys, sysconfig; sys.exit(sys.prefix != sys.base_prefix or not os.path.exists(
+      os.path.join(sysconfig.get_path("stdlib"), "EXTERNALLY-MANAGED")))' 2>/dev/null; then
+    nccl_flags=(--user --break-system-packages)
+  fi
+  say "NCCL not found; installing $nccl_wheel with pip (log: /tmp/hashlab-deps-nccl.log)"
+  python3 -m pip install --quiet --disable-pip-version-check ${nccl_flags[@]+"${nccl_flags[@]}"} "$nccl_wheel" \
+    > /tmp/hashlab-deps-nccl.log 2>&1 ||
+    say "$nccl_wheel could not be installed (see /tmp/hashlab-deps-nccl.log): the servers layer builds its local backend only"
+fi
 
 # Optional: tpchgen-cli (TPC-H data, make tpch-data) and pyarrow (Parquet for scripts/to_npy.py;
 # without it TPC-H goes through CSV and pandas). Neither is on Debian, so pip, one package at a

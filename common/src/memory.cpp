@@ -10,13 +10,16 @@
 namespace hashlab {
 namespace {
 
-// Raise the default pool's release threshold once per process, so freed blocks stay cached
-// for the next allocation instead of going back to the driver at every synchronisation.
+// Raise the default pool's release threshold once per device, so freed blocks stay cached for the
+// next allocation instead of going back to the driver at every synchronisation (the servers of
+// servers/ allocate on several devices of one process).
 void configure_pool_once() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    int device = 0;
-    HASHLAB_CUDA_CHECK(cudaGetDevice(&device));
+  constexpr int kMaxDevices = 64;
+  static std::once_flag once[kMaxDevices];
+  int device = 0;
+  HASHLAB_CUDA_CHECK(cudaGetDevice(&device));
+  if (device < 0 || device >= kMaxDevices) return;
+  std::call_once(once[device], [device] {
     cudaMemPool_t pool = nullptr;
     HASHLAB_CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool, device));
     std::uint64_t threshold = std::numeric_limits<std::uint64_t>::max();

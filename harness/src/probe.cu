@@ -3,6 +3,7 @@
 #include "hashlab/harness/probe.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -15,6 +16,7 @@
 #include "hashlab/common/launch.cuh"
 #include "hashlab/common/memory.hpp"
 #include "hashlab/harness/json.hpp"
+#include "hashlab/servers/bandwidth.hpp"
 
 namespace hashlab::harness {
 namespace {
@@ -89,6 +91,30 @@ double h2d_gbps(const void* host, std::size_t bytes, cudaStream_t stream) {
   return static_cast<double>(bytes) / (ms * 1e-3) / 1e9;
 }
 
+// The flat device.json key of one all-to-all limit: all_to_all_gbps_p4_512mib.
+std::string all_to_all_key(int servers, std::uint64_t bytes) {
+  return "all_to_all_gbps_p" + std::to_string(servers) + "_" + std::to_string(bytes >> 20) + "mib";
+}
+
+// NCCL's all-to-all between 2, 4 and 8 of this host's GPUs (as many as it has), at the sizes the
+// issue measured with PyTorch (64 MiB, 512 MiB, 2 GiB per GPU) where two such buffers fit.
+std::vector<AllToAllLimit> probe_all_to_all() {
+  std::vector<AllToAllLimit> limits;
+  const int gpus = servers::device_count();
+  if (gpus < 2 || !servers::nccl_built()) return limits;
+  std::size_t free_bytes = 0, total_bytes = 0;
+  device_memory(free_bytes, total_bytes);
+  for (int p = 2; p <= gpus && p <= 8; p *= 2) {
+    servers::ServerGroup group({p, servers::Backend::kNccl, {}});
+    for (const std::uint64_t bytes : {std::uint64_t{64} << 20, std::uint64_t{512} << 20, std::uint64_t{2} << 30}) {
+      if (3 * bytes > free_bytes) continue;
+      const servers::AllToAllTiming t = servers::measure_all_to_all(group, bytes, kRepetitions);
+      limits.push_back({p, bytes, t.gbps_per_server()});
+    }
+  }
+  return limits;
+}
+
 }  // namespace
 
 DeviceLimits probe_device() {
@@ -117,6 +143,7 @@ DeviceLimits probe_device() {
   limits.h2d_pinned_gbps = h2d_gbps(pinned.data(), transfer, stream);
   std::vector<unsigned char> pageable(transfer, 0x3c);
   limits.h2d_pageable_gbps = h2d_gbps(pageable.data(), transfer, stream);
+  limits.all_to_all = probe_all_to_all();
   return limits;
 }
 
@@ -136,6 +163,7 @@ void write_device_limits(const DeviceLimits& limits, const std::string& path) {
   json.field("h2d_pageable_gbps", limits.h2d_pageable_gbps);
   json.field("t_uncoalesced_ns", limits.t_uncoalesced_ns());
   json.field("t_coalesced_ns", limits.t_coalesced_ns());
+  for (const AllToAllLimit& a : limits.all_to_all) json.field(all_to_all_key(a.servers, a.bytes_per_gpu), a.gbps_per_gpu);
   json.end_object();
   std::ofstream out(path);
   if (!out) throw std::runtime_error("cannot write " + path);
@@ -162,6 +190,12 @@ std::optional<DeviceLimits> load_device_limits(const std::string& out_dir) {
   limits.random_read_gops_large = numbers["random_read_gops_large"];
   limits.h2d_pinned_gbps = numbers["h2d_pinned_gbps"];
   limits.h2d_pageable_gbps = numbers["h2d_pageable_gbps"];
+  for (const auto& [key, value] : numbers) {
+    int servers = 0;
+    unsigned long long mib = 0;
+    if (std::sscanf(key.c_str(), "all_to_all_gbps_p%d_%llumib", &servers, &mib) == 2)
+      limits.all_to_all.push_back({servers, static_cast<std::uint64_t>(mib) << 20, value});
+  }
   if (limits.copy_gbps <= 0 || limits.atomic_exch_gops_large <= 0) return std::nullopt;
   return limits;
 }

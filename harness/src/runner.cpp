@@ -100,6 +100,9 @@ std::string limits_json(const RunOptions& options) {
   json.field("random_read_gops_large", limits->random_read_gops_large);
   json.field("h2d_pinned_gbps", limits->h2d_pinned_gbps);
   json.field("h2d_pageable_gbps", limits->h2d_pageable_gbps);
+  for (const AllToAllLimit& a : limits->all_to_all)
+    json.field("all_to_all_gbps_p" + std::to_string(a.servers) + "_" + std::to_string(a.bytes_per_gpu >> 20) + "mib",
+               a.gbps_per_gpu);
   json.end_object();
   return json.str();
 }

@@ -34,6 +34,12 @@ TEST_F(ProbeGpuExclusive, MeasuresPlausibleLimitsAndRoundTripsThemThroughDeviceJ
   EXPECT_EQ(loaded->device, limits.device);
   EXPECT_NEAR(loaded->atomic_exch_gops_large, limits.atomic_exch_gops_large, 1e-6 * limits.atomic_exch_gops_large);
   EXPECT_NEAR(loaded->copy_gbps, limits.copy_gbps, 1e-6 * limits.copy_gbps);
+  // On a host with several GPUs the probe adds NCCL's all-to-all (none on one GPU).
+  ASSERT_EQ(loaded->all_to_all.size(), limits.all_to_all.size());
+  for (const auto& a : limits.all_to_all) {
+    EXPECT_GE(a.servers, 2);
+    EXPECT_GT(a.gbps_per_gpu, 1.0) << a.servers << " GPUs, " << a.bytes_per_gpu << " bytes";
+  }
 }
 
 }  // namespace

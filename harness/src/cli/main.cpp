@@ -352,8 +352,13 @@ int cmd_probe(const std::vector<std::string>& args) {
             << "  random 8-byte atomicExch, 8MiB  " << limits.atomic_exch_gops_8mib << " G ops/s\n"
             << "  random 8-byte reads, large      " << limits.random_read_gops_large << " G reads/s\n"
             << "  host to device, pinned          " << limits.h2d_pinned_gbps << " GB/s\n"
-            << "  host to device, pageable        " << limits.h2d_pageable_gbps << " GB/s\n"
-            << "written to " << path << "\n";
+            << "  host to device, pageable        " << limits.h2d_pageable_gbps << " GB/s\n";
+  for (const auto& a : limits.all_to_all)
+    std::cout << "  NCCL all-to-all, " << a.servers << " GPUs, " << (a.bytes_per_gpu >> 20) << " MiB per GPU: "
+              << a.gbps_per_gpu << " GB/s per GPU to the others\n";
+  if (limits.all_to_all.empty())
+    std::cout << "  NCCL all-to-all                 not measured (needs 2 or more GPUs and NCCL)\n";
+  std::cout << "written to " << path << "\n";
   return 0;
 }
 
