@@ -491,12 +491,15 @@ def ratio_series(a, b):
     if b is None:
         return a
     pts = {}
-    for x, va in a.points.items():
-        vb = b.points.get(x, b.points.get(None) if len(b.points) == 1 else None)
-        if vb is None or vb.median == 0 or vb.lo <= 0 or vb.hi <= 0:
+    one = lambda s, x: s.points.get(x, s.points.get(None) if len(s.points) == 1 else None)  # x = "none" serves every x
+    xs = list(a.points) if (list(a.points) != [None] or not b.points) else list(b.points)
+    for x in xs:
+        va, vb = one(a, x), one(b, x)
+        if va is None or vb is None or vb.median == 0 or vb.lo <= 0 or vb.hi <= 0:
             continue
         pts[x] = Value(va.median / vb.median, va.lo / vb.hi, va.hi / vb.lo, va.sampled or vb.sampled,
                        va.spread and vb.spread)
     missing = a.missing or b.missing or ("" if pts else f"'{a.label}' and '{b.label}' share no point")
-    s = Series(pts, "", f"{a.label} / {b.label}", a.sampled or b.sampled, missing, axis=a.axis, x_label=a.x_label)
+    s = Series(pts, "", f"{a.label} / {b.label}", a.sampled or b.sampled, missing, axis=a.axis or b.axis,
+               x_label=a.x_label or b.x_label)
     return _merge_findings(s, [a, b])

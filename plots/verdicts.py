@@ -507,7 +507,7 @@ def _proportion_at(claim, band, e, t):
     k = int(round(e.median * (n if claim["events"].get("fraction") else 1)))  # fraction: events / trials
     lo, hi = clopper_pearson(k, n)
     text = f"{k:,} of {n:,} ({_pct(k / n)}); 95% interval [{_pct(lo)}, {_pct(hi)}]"
-    if "observed" in claim:
+    if "observed" in claim and k:
         ok, on = claim["observed"]
         rate = k / n
         # How likely the paper's own count is at our rate: its observation, seen from ours.

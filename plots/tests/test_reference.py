@@ -20,7 +20,7 @@ REFERENCES = report.reference_dirs()
 # absolute figure, rule 2, or a row marked `information`). One bound on the sum (issue 29), so that
 # turning a claim into an information row gains nothing over leaving it not measured; each says why.
 # Raise it only with the claim that needs it, in the same commit.
-MAX_UNJUDGED_PAPER_CLAIMS = 22
+MAX_UNJUDGED_PAPER_CLAIMS = 26
 
 
 class Reference(unittest.TestCase):

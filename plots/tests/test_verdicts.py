@@ -564,6 +564,21 @@ class ClaimFiles(unittest.TestCase):
     def test_every_claim_file_of_the_project_parses(self):
         self.assertGreater(ve.check_files(), 0)
 
+    def test_every_judged_claim_about_another_system_names_it(self):
+        # Rule 6 everywhere: a paper's claim that names Crystal, cuDF, cuDPP, WarpDrive, MC-Hash or the
+        # two-level table carries `system`, so that its verdict says what it was judged through.
+        missing = []
+        for module in ve.MODULES:
+            path = ve.claims_path(module)
+            if not os.path.exists(path):
+                continue
+            for c in ve.load_claims(path)[1]:
+                text = c["claim"] + " " + c.get("paper", "")
+                named = [s for s in ve.OTHER_SYSTEMS if s in text]
+                if named and not c.get("ours") and c["rule"] != "not_measured" and "system" not in c:
+                    missing.append(f"{module}/{c['id']}: {', '.join(named)}")
+        self.assertEqual(missing, [])
+
 
 if __name__ == "__main__":
     unittest.main()
