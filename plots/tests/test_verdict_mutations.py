@@ -2,7 +2,9 @@
 verdict, and perturbations that must not. Like the code mutants, for the verdict engine: a rule with
 a loophole lets a mutant through. Each test copies the module folders it needs from the committed
 H100 reference run into a temporary folder (the committed files are never touched), edits CSV rows
-there, and judges the named claim before and after, for every rule of docs/verdicts.md."""
+there, and judges the named claim before and after, for every rule of docs/verdicts.md. Each test
+first asserts the claim's verdict on the unmutated copy: a new reference run that changes it calls
+for another claim of the same rule, not for a weaker test."""
 import csv
 import os
 import shutil
@@ -249,6 +251,12 @@ class Proportion(Mutants):
         self.edit("ega", "mp_theorem1", lambda r: r["metric"] == "overflow_trials", overflows)
         self.assertVerdict(*self.CLAIM, ve.NOT_REPRODUCED, "excludes")
 
+    def test_more_throws_without_an_overflow_do_not(self):
+        def more(r):
+            r["median"] = r["min"] = r["max"] = "800000"
+        self.edit("ega", "mp_theorem1", lambda r: r["metric"] == "trials", more)
+        self.assertVerdict(*self.CLAIM, ve.REPRODUCED)
+
     def test_fewer_trials_leave_it_undecided(self):
         def few(r):
             r["median"] = r["min"] = r["max"] = "1000"
@@ -289,6 +297,12 @@ class DerivedSpread(Mutants):
             r["min"] = repr(float(r["median"]) * 0.7)
         self.edit("cuckoo", "bandwidth_share", lambda r: metric(r, "cuckoo_1.25N", "build_time"), wide)
         self.assertVerdict(*self.CLAIM, ve.PARTLY, "worst repetition")
+
+    def test_a_narrower_build_time_range_does_not(self):
+        def narrow(r):
+            r["min"] = r["max"] = r["median"]
+        self.edit("cuckoo", "bandwidth_share", lambda r: metric(r, "cuckoo_1.25N", "build_time"), narrow)
+        self.assertVerdict(*self.CLAIM, ve.REPRODUCED)
 
     def test_a_kernel_sum_carries_its_kernels_spread(self):
         claim = ("pkpk_join", "cub-prefix-sum-cheap")  # prefix_sum / kernel_sum_time <= 0.093
