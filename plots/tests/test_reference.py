@@ -21,6 +21,13 @@ REFERENCES = report.reference_dirs()
 # turning a claim into an information row gains nothing over leaving it not measured; each says why.
 # Raise it only with the claim that needs it, in the same commit.
 MAX_UNJUDGED_PAPER_CLAIMS = 26
+# Claims whose measurement a revision added after the committed reference runs (a new variant or
+# metric): until the next reference run they read "not measured: no verified rows with ...", and
+# the test allows that for them alone. A listed claim that finds its data fails the test, so the
+# entry leaves with the run that measures it. Each names the measurement it waits for.
+AWAITING_A_REFERENCE_RUN = {
+    "rapids_groupby/times31-shift-cheaper": "hashcode_cost's multiply_constant (x * 31 with the constant)",
+}
 
 
 class Reference(unittest.TestCase):
@@ -35,9 +42,16 @@ class Reference(unittest.TestCase):
             with self.subTest(reference=os.path.relpath(ref, ROOT)):
                 verdicts = ve.evaluate(ref, report.run_modules(ref))
                 self.assertGreater(len(verdicts), 100)
-                missing = [f"{v.module}/{v.id}: {v.reason}" for v in verdicts
-                           if v.verdict == ve.NOT_MEASURED and v.rule != "not_measured" and "undecided" not in v.reason]
+                lacking = {f"{v.module}/{v.id}": v.reason for v in verdicts
+                           if v.verdict == ve.NOT_MEASURED and v.rule != "not_measured" and "undecided" not in v.reason}
+                missing = [f"{key}: {why}" for key, why in lacking.items() if key not in AWAITING_A_REFERENCE_RUN]
                 self.assertEqual(missing, [], "claims naming data the committed run does not hold")
+                judged = {f"{v.module}/{v.id}" for v in verdicts} - set(lacking)
+                measured = sorted(judged & set(AWAITING_A_REFERENCE_RUN))
+                self.assertEqual(measured, [], "claims that found their data: remove them from AWAITING_A_REFERENCE_RUN")
+                for key in AWAITING_A_REFERENCE_RUN:
+                    if key in lacking:
+                        self.assertIn("no verified rows", lacking[key], f"{key} waits for a measurement, not for this")
                 absent = [f"{v.module}/{v.id}: {v.reason}" for v in verdicts if "no verified point at" in v.reason]
                 self.assertEqual(absent, [], "claims expecting points the committed run did not plan")
 

@@ -1,5 +1,6 @@
 // Section 3: the cost of hashcode()'s multiplication by 31, as a shift and a subtraction or as a
-// multiplication (hashcode_cost.hpp).
+// multiplication, each with the constants (the paper's forms) or with run-time operands
+// (hashcode_cost.hpp).
 #include <stdexcept>
 #include <string>
 
@@ -16,6 +17,7 @@ template <Times31 Form>
 __device__ __forceinline__ std::uint32_t times31(std::uint32_t x, std::uint32_t shift, std::uint32_t multiplier) {
   if constexpr (Form == Times31::kShiftSubtract) return (x << shift) - x;
   else if constexpr (Form == Times31::kMultiply) return x * multiplier;
+  else if constexpr (Form == Times31::kMultiplyConstant) return x * 31u;
   else return hash::times31(x);
 }
 
@@ -48,6 +50,7 @@ const char* to_string(Times31 form) {
     case Times31::kShiftSubtract: return "shift_subtract";
     case Times31::kMultiply: return "multiply";
     case Times31::kAsCompiled: return "as_compiled";
+    case Times31::kMultiplyConstant: return "multiply_constant";
   }
   return "?";
 }
@@ -76,6 +79,12 @@ void chained_hashcodes(const std::uint32_t* keys, int key_columns, std::size_t r
       chained_hashcodes_kernel<Times31::kAsCompiled>
           <<<grid, kDefaultBlock, 0, stream>>>(keys, key_columns, rows, rounds, kShift, kMultiplier, out);
       break;
+    case Times31::kMultiplyConstant:
+      chained_hashcodes_kernel<Times31::kMultiplyConstant>
+          <<<grid, kDefaultBlock, 0, stream>>>(keys, key_columns, rows, rounds, kShift, kMultiplier, out);
+      break;
+    default:
+      throw std::invalid_argument("rapids chained_hashcodes: unknown form " + std::to_string(static_cast<int>(form)));
   }
   HASHLAB_CHECK_LAUNCH();
 }

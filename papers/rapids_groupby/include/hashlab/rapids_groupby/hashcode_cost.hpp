@@ -1,7 +1,9 @@
 // Section 3's remark on hashcode(): "multiply by 31 can be implemented with left shift
 // operations, followed by a subtraction, as x times 31 equals to (x << 5) - x. This operation is
 // relatively cheaper to compute in binary than multiplication." Measured by the `hashcode_cost`
-// experiment: the same chained hashcodes computed with each form of x * 31.
+// experiment: the same chained hashcodes computed with each form of x * 31. The paper's claim is
+// about its two forms with the constant 31 (kMultiplyConstant against kAsCompiled); the run-time
+// forms show what each instruction sequence costs when the compiler cannot choose.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -15,8 +17,10 @@ namespace hashlab::rapids {
 enum class Times31 {
   kShiftSubtract,  // (x << s) - x with s = 5 passed at run time: the compiler must shift and subtract
   kMultiply,       // x * m with m = 31 passed at run time: the compiler must multiply
-  kAsCompiled,     // hash::times31, (x << 5) - x with constants: what the group-by runs (the
-                   // compiler picks the instructions)
+  kAsCompiled,     // hash::times31, (x << 5) - x with constants: what the group-by runs, and the
+                   // paper's form (the compiler picks the instructions)
+  kMultiplyConstant,  // x * 31 with the constant: the multiplication the paper compares it with
+                      // (the compiler picks the instructions here too)
 };
 const char* to_string(Times31 form);
 
