@@ -31,7 +31,7 @@ TITLES = {
     "pkpk_join": 'Dash, "Parallel Pk-Pk Join Algorithm Using GPU Servers"',
     "compare": "Side by side: the questions no single paper asks",
 }
-DOCS = {"baselines": "common/include/hashlab/baselines/", "compare": "compare/README.md"}
+DOCS = {"baselines": "baselines/include/hashlab/baselines/", "compare": "compare/README.md"}
 LIMITS = [("copy_gbps", "device-to-device copy, GB/s"),
           ("atomic_exch_gops_large", "random 8-byte atomicExch, >= 1 GiB table, G ops/s"),
           ("atomic_cas_gops_large", "random 8-byte atomicCAS, >= 1 GiB table, G ops/s"),

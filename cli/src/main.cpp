@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -137,11 +138,23 @@ int cmd_list(const std::vector<std::string>& args) {
 
 // ---- run --------------------------------------------------------------------------------------
 
-// The committed reference runs (results/reference/<gpu>/) of the source tree this binary was
-// built from, else of the working directory.
+// Where the committed reference runs (results/reference/<gpu>/) are, first found of:
+// $HASHLAB_REFERENCE_DIR; results/reference under the working directory (a checkout, where `make`
+// runs); <prefix>/share/hashlab/reference beside an installed program (<prefix>/bin/hashlab).
+// No source path is compiled in: a build or an install may be moved.
+std::vector<std::filesystem::path> reference_roots() {
+  std::vector<std::filesystem::path> roots;
+  if (const char* env = std::getenv("HASHLAB_REFERENCE_DIR"); env != nullptr && *env != '\0') roots.emplace_back(env);
+  roots.emplace_back(std::filesystem::path("results") / "reference");
+  std::error_code error;
+  const auto program = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (!error) roots.push_back(program.parent_path().parent_path() / "share" / "hashlab" / "reference");
+  return roots;
+}
+
+// The reference runs (one folder per GPU, sorted) of the first root that has any.
 std::vector<std::filesystem::path> reference_dirs() {
-  for (const char* root : {HASHLAB_SOURCE_DIR, "."}) {
-    const auto references = std::filesystem::path(root) / "results" / "reference";
+  for (const auto& references : reference_roots()) {
     if (!std::filesystem::is_directory(references)) continue;
     std::vector<std::filesystem::path> gpus;
     for (const auto& entry : std::filesystem::directory_iterator(references))
@@ -385,7 +398,8 @@ int show_recorded_demo(const std::string& paper, const std::string& why) {
     return 0;
   }
   std::cerr << "hashlab: the " << paper << " demo needs a CUDA GPU (" << why
-            << "), and no recorded trace was found under results/reference/*/logs/\n";
+            << "), and no recorded trace was found (results/reference/<gpu>/logs/ under the working directory, "
+               "$HASHLAB_REFERENCE_DIR, or <prefix>/share/hashlab/reference of an installed hashlab)\n";
   return kExitFailed;
 }
 
