@@ -29,13 +29,15 @@ REPORT_BSP_TOTAL_MS = sum(REPORT_KERNELS_MS.values())  # ~13.3 ms of kernels (me
 # Crystal's kernels on the same data (the report's second nvprof table).
 REPORT_CRYSTAL_MS = {"build": 0.81025, "probe": 0.19780}
 REPORT_CRYSTAL_TOTAL_MS = sum(REPORT_CRYSTAL_MS.values())
+REPORT_CRYSTAL_MEMSET_MS = 0.018593  # its [CUDA memset] row: the table and the answer, 2 calls
 REPORT_ROWS = 2e6  # 1M + 1M input rows
 
 LABELS = {"bsp": "BSP sort join (report)", "bsp_atomic": "BSP, atomic scatter (the report's rejected alternative)",
           "sort_join": "full device sort join",
           "sort_join_hmap": "full sort of bare keys + hmap1/hmap2 (report's layout)",
-          "hash_join": "GPU hash join (Crystal stand-in)", "cpu": "CPU join (multi-threaded)",
-          "h2d_pinned": "pinned H2D copy of both tables"}
+          "hash_join": "GPU hash join (linear probing)", "cpu": "CPU join (multi-threaded)",
+          "h2d_pinned": "pinned H2D copy of both tables", "crystal": "Crystal's join (our build), report's data",
+          "crystal_dense": "Crystal's join (our build), its own dense data"}
 
 
 def label(v):
@@ -81,14 +83,27 @@ def plot_profile(results_dir, out):
     if hashed:
         import numpy as np
         names = [k for k, _ in hashed]
-        fig, ax = hs.new_figure("Hash join per step, 1M x 1M (report's Crystal table)", "", "ms (log)", logy=True)
+        fig, ax = hs.new_figure("Hash join (linear probing) per step, 1M x 1M", "", "ms (log)", logy=True)
         x = np.arange(len(names))
-        ax.bar(x - 0.2, [v for _, v in hashed], width=0.4, color=hs.COLORS[2], label="measured here")
-        ax.bar(x + 0.2, [REPORT_CRYSTAL_MS.get(k, 0) for k in names], width=0.4, color="none", edgecolor="black",
-               hatch="//", label="report: Crystal (nvprof)")
+        ax.bar(x, [v for _, v in hashed], width=0.5, color=hs.COLORS[2], label="measured here")
         ax.set_xticks(x)
         ax.set_xticklabels(names)
         written.append(hs.save(fig, ax, os.path.join(out, "profile_hash_join.png"), rows))
+    crystal = kernels_of(rows, "crystal")
+    if crystal:
+        import numpy as np
+        names = [k for k, _ in crystal]
+        dense = dict(kernels_of(rows, "crystal_dense"))
+        fig, ax = hs.new_figure("Crystal's join per step, 1M x 1M (report's Crystal table)", "", "ms (log)", logy=True)
+        x = np.arange(len(names))
+        ax.bar(x - 0.27, [v for _, v in crystal], width=0.27, color=hs.COLORS[3], label=label("crystal"))
+        ax.bar(x, [dense.get(k, 0) for k in names], width=0.27, color=hs.COLORS[4], label=label("crystal_dense"))
+        report = dict(REPORT_CRYSTAL_MS, memset=REPORT_CRYSTAL_MEMSET_MS)
+        ax.bar(x + 0.27, [report.get(k, 0) for k in names], width=0.27, color="none", edgecolor="black",
+               hatch="//", label="report: Crystal (nvprof)")
+        ax.set_xticks(x)
+        ax.set_xticklabels(names)
+        written.append(hs.save(fig, ax, os.path.join(out, "profile_crystal.png"), rows))
     return written
 
 

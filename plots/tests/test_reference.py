@@ -27,6 +27,10 @@ MAX_UNJUDGED_PAPER_CLAIMS = 26
 # entry leaves with the run that measures it. Each names the measurement it waits for.
 AWAITING_A_REFERENCE_RUN = {
     "rapids_groupby/times31-shift-cheaper": "hashcode_cost's multiply_constant (x * 31 with the constant)",
+    "pkpk_join/crystal-10x": "profile's crystal (our build of Crystal's join)",
+    "pkpk_join/abstract-beats-crystal": "profile's crystal (our build of Crystal's join)",
+    "pkpk_join/crystal-build-over-probe": "profile's crystal (its build and probe kernels)",
+    "pkpk_join/abs-crystal-kernels-1m": "profile's crystal (its build and probe kernels)",
 }
 
 

@@ -65,9 +65,33 @@ const Variants& gpu_variants() {
 // through the sort (sort_join) against the report's hmap1 / hmap2 lookups on bare keys
 // (sort_join_hmap); the report's rejected atomic scatter (bsp_atomic) against its segmented prefix
 // sum (bsp); the host-to-device copy of both tables (h2d_pinned) that the report's GPU time is 97%
-// of; and the CPU join the report says the GPU join beats.
+// of; the CPU join the report says the GPU join beats; and Crystal's join (crystal), which the
+// report compares with on its data.
 const Variants& all_variants() {
-  static const Variants variants = {"bsp", "bsp_atomic", "sort_join", "sort_join_hmap", "hash_join", "h2d_pinned", "cpu"};
+  static const Variants variants = {"bsp",        "bsp_atomic", "sort_join", "sort_join_hmap", "hash_join",
+                                    "h2d_pinned", "cpu",        "crystal"};
+  return variants;
+}
+
+// The profile's: every variant, and Crystal's join on its own driver's data too (crystal_dense:
+// dense keys, every row matching), beside the report's data.
+const Variants& profile_variants() {
+  static const Variants variants = [] {
+    Variants v = all_variants();
+    v.push_back("crystal_dense");
+    return v;
+  }();
+  return variants;
+}
+
+// The key domain sweep's: the GPU joins and Crystal's, whose table grows with the domain until its
+// premise fails (a range beyond 2^31 - 1 keys: skipped there, saying so).
+const Variants& key_domain_variants() {
+  static const Variants variants = [] {
+    Variants v = gpu_variants();
+    v.push_back("crystal");
+    return v;
+  }();
   return variants;
 }
 

@@ -57,5 +57,9 @@ void verify_rows(PointContext& ctx, const Input& in, std::vector<JoinedRow> got,
 const Variants& gpu_variants();
 /// Every variant of the profile and scaling experiments (inputs.cpp says why each is there).
 const Variants& all_variants();
+/// The profile's: all_variants() and crystal_dense (Crystal's join on its own driver's data).
+const Variants& profile_variants();
+/// The key domain sweep's: gpu_variants() and crystal.
+const Variants& key_domain_variants();
 
 }  // namespace hashlab::pkpk::experiments

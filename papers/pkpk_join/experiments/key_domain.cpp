@@ -13,7 +13,9 @@ namespace hashlab::pkpk::experiments {
 harness::Experiment key_domain_experiment() {
   return make_experiment(
       "pkpk_join", "key_domain", "sweep: key domain (the report's key mod 10^8)",
-      "join time vs the key domain, from dense (just enough keys) to 2^32 - 1", gpu_variants(),
+      "join time vs the key domain, from dense (just enough keys) to 2^32 - 1; Crystal's join, whose table takes "
+      "one slot per key of R's range, up to its premise's 2^31 - 1 slots",
+      key_domain_variants(),
       [](const RunOptions& o, const Variants& v) {
         const std::uint64_t n = o.pick_size(10000000, 50000000);
         // The densest domain holds exactly the keys the tables need (|R| + |S| / 2).

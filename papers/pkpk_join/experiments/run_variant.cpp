@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "hashlab/common/threads.hpp"
+#include "hashlab/pkpk_join/crystal_join.hpp"
 
 namespace hashlab::pkpk::experiments {
 namespace {
@@ -22,7 +23,7 @@ void report_bucket_skew(PointContext& ctx, const BspTrace& trace) {
 /// the rate in what the step itself processed (PhaseTime::items: input rows for the steps that
 /// pass over the data; samples, splitters or counts for those that never touch it), and
 /// "kernel_sum_time", the sum of the steps' medians.
-void report_kernels(PointContext& ctx, const std::function<JoinedRows(cudaStream_t, PhaseTimer*)>& join) {
+void report_kernels(PointContext& ctx, const std::function<void(cudaStream_t, PhaseTimer*)>& join) {
   const auto steps = ctx.time_phases([&](PhaseTimer& phases, cudaStream_t s) { join(s, &phases); });
   double total = 0;
   for (const auto& step : steps) {
@@ -79,12 +80,51 @@ void run_h2d_copy(PointContext& ctx, Input& in) {
   ctx.verify(same, "the copied columns differ from the host tables");
 }
 
+/// Variants "crystal" and "crystal_dense": Crystal's join (crystal_join.hpp) with its table sized
+/// for R's key range, found once per input (untimed: Crystal's driver is handed its table size).
+/// Where that range is more than Crystal's table can hold (its premise), the point is skipped,
+/// saying so. Timed like the other joins; verified twice: Crystal's answer (the sum of value1 x
+/// value2 over the matches) against the oracle's rows, and the rows of one more probe of the same
+/// table (crystal_join_rows, untimed) against the oracle's.
+void run_crystal(PointContext& ctx, Input& in, bool profile) {
+  const KeyRange range = key_range(in.host_r_keys);
+  if (const std::string why = crystal_premise_violation(range); !why.empty())
+    throw harness::SkipPoint("Crystal's join does not apply: " + why);
+  cudaStream_t st = ctx.stream();
+  const auto join = [&](cudaStream_t s, PhaseTimer* phases) { return crystal_join(in.r(), in.s(), range, s, phases); };
+  CrystalJoinResult result;
+  const auto t = ctx.time_gpu([&](cudaStream_t s) { result = join(s, nullptr); });
+  result = CrystalJoinResult{};
+  ctx.report_value("peak_device_bytes", peak_device_bytes(st, [&] { result = join(st, nullptr); }), "bytes");
+  ctx.report_time("join", t, static_cast<double>(in.spec.r_rows + in.spec.s_rows), "rows");
+  ctx.report_value("table_slots", static_cast<double>(range.keys()), "slots");
+  if (profile) report_kernels(ctx, join);
+  const std::uint64_t sum = result.read(st);
+  ctx.verify(sum == crystal_sum(in.expected), "Crystal's answer, the sum of value1 x value2 over the matches, " +
+                                                  std::to_string(sum) + ", differs from the oracle's " +
+                                                  std::to_string(crystal_sum(in.expected)));
+  const JoinedRows rows = crystal_join_rows(in.r(), in.s(), range, st);
+  ctx.report_value("rows_out", static_cast<double>(rows.size), "rows");
+  ctx.note("Crystal's answer (the sum of value1 x value2 over the matches) and the rows of one more probe of its "
+           "table checked");
+  verify_rows(ctx, in, rows.to_host(st), true);
+}
+
 }  // namespace
+
+/// The tables Crystal's own driver joins (src/ops/join.cu with its generator): R's keys |R| dense
+/// values in random order, S's keys a random permutation of them, so every row of S matches.
+/// Ours are 0 .. n - 1 (Crystal's 1 .. n).
+gen::PkPkSpec crystal_dense_spec(std::uint64_t n) { return {n, n, n, 1.0}; }
 
 /// One variant on one pair of tables: time, verify, and for BSP the bucket skew.
 void run_variant(PointContext& ctx, const gen::PkPkSpec& spec, const BspOptions& bsp_options,
                  bool profile) {
   const Point& p = ctx.point();
+  if (p.variant == "crystal_dense") {  // its own tables, not the point's
+    run_crystal(ctx, input_for(ctx, crystal_dense_spec(spec.r_rows)), profile);
+    return;
+  }
   Input& in = input_for(ctx, spec);
   const double rows = static_cast<double>(spec.r_rows + spec.s_rows);
   cudaStream_t st = ctx.stream();
@@ -101,6 +141,11 @@ void run_variant(PointContext& ctx, const gen::PkPkSpec& spec, const BspOptions&
     run_h2d_copy(ctx, in);
     return;
   }
+  if (p.variant == "crystal") {
+    run_crystal(ctx, in, profile);
+    return;
+  }
+
   // The GPU join of this variant; with a PhaseTimer it marks its steps, without one (the timed
   // runs) it records no event.
   const bool bsp = p.variant == "bsp" || p.variant == "bsp_atomic";

@@ -8,6 +8,10 @@
 
 namespace hashlab::pkpk::experiments {
 
+/// The tables of variant "crystal_dense": Crystal's own data at n rows per table (dense keys, every
+/// row of S matching), in place of the point's.
+gen::PkPkSpec crystal_dense_spec(std::uint64_t n);
+
 /// One variant on one pair of tables: time, verify, and for BSP the bucket skew.
 void run_variant(PointContext& ctx, const gen::PkPkSpec& spec, const BspOptions& bsp_options = {},
                  bool profile = false);

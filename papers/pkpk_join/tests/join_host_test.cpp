@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "hashlab/common/generator.hpp"
+#include "hashlab/pkpk_join/crystal_join.hpp"
 #include "hashlab/pkpk_join/pkpk_join.hpp"
 #include "hashlab/reference/cpu_baselines.hpp"
 #include "hashlab/testing/gpu_test.hpp"
@@ -118,6 +119,46 @@ TEST(PkPkValidate, AnEmptyTableJoinsToNoRowsWithoutTouchingTheDevice) {
     EXPECT_EQ(hmap_sort_join(r, s, 10, nullptr).size, 0u);
     EXPECT_TRUE(bsp_join(r, s, nullptr).to_host(nullptr).empty());
   }
+}
+
+TEST(PkPkCrystal, AnEmptyTableJoinsToZeroWithoutTouchingTheDevice) {
+  static const std::uint32_t column[2] = {3, 4};  // device pointers in real use; never read here
+  const TableView two{column, column, 2}, empty{nullptr, nullptr, 0};
+  for (const auto& [r, s] : {std::pair{two, empty}, std::pair{empty, two}, std::pair{empty, empty}}) {
+    EXPECT_EQ(crystal_join(r, s, KeyRange{3, 4}, nullptr).read(nullptr), 0u);
+    EXPECT_EQ(crystal_join_rows(r, s, KeyRange{3, 4}, nullptr).size, 0u);
+  }
+}
+
+TEST(PkPkCrystal, TheTableTakesOneSlotPerKeyOfRsRange) {
+  EXPECT_EQ(key_range({7, 3, 9, 5}).min, 3u);
+  EXPECT_EQ(key_range({7, 3, 9, 5}).max, 9u);
+  EXPECT_EQ(key_range({7, 3, 9, 5}).keys(), 7u);
+  EXPECT_EQ(key_range({42}).keys(), 1u);
+  EXPECT_EQ((KeyRange{0, 0xffffffffu}.keys()), std::uint64_t{1} << 32);  // no 32-bit wrap
+}
+
+TEST(PkPkCrystal, ItsPremiseHoldsUpToTwoToTheThirtyOneMinusOneSlots) {
+  EXPECT_EQ(crystal_premise_violation({0, 99999999}), "");  // the report's key mod 10^8
+  EXPECT_EQ(crystal_premise_violation({5, 5 + static_cast<std::uint32_t>(kCrystalMaxSlots) - 1}), "");
+  const std::string why = crystal_premise_violation({5, 5 + static_cast<std::uint32_t>(kCrystalMaxSlots)});
+  EXPECT_NE(why.find("2^31 - 1 slots"), std::string::npos) << why;
+  EXPECT_NE(crystal_premise_violation({0, 0xfffffffeu}), "");  // the key domain sweep's largest
+  EXPECT_NE(crystal_premise_violation({9, 8}), "");            // an empty range
+}
+
+TEST(PkPkCrystal, ARangeBeyondItsPremiseIsRefusedBeforeTouchingTheDevice) {
+  static const std::uint32_t column[1] = {0};  // never read: the premise is checked first
+  const TableView one{column, column, 1};
+  EXPECT_THROW(crystal_join(one, one, KeyRange{0, 0xfffffffeu}, nullptr), std::invalid_argument);
+  EXPECT_THROW(crystal_join_rows(one, one, KeyRange{0, 0xfffffffeu}, nullptr), std::invalid_argument);
+}
+
+TEST(PkPkCrystal, ItsAnswerIsTheSumOfValue1TimesValue2Mod2To64) {
+  EXPECT_EQ(crystal_sum({}), 0u);
+  EXPECT_EQ(crystal_sum({{1, 2, 3}, {5, 10, 20}}), 206u);
+  const std::uint64_t big = std::uint64_t{0xffffffffu} * 0xffffffffu;  // a product needs 64 bits
+  EXPECT_EQ(crystal_sum({{1, 0xffffffffu, 0xffffffffu}, {2, 0xffffffffu, 0xffffffffu}}), big + big);  // wraps
 }
 
 TEST(PkPkValidate, BspJoinRejectsMoreRowsThanItsSortTakesBeforeTouchingTheDevice) {
