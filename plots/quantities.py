@@ -204,7 +204,8 @@ QUANTITY_KEYS = {"experiment", "module", "variant", "metric", "n", "param", "par
 #                 of their minima, hi = the sum of their maxima
 #   inverse       proportional to 1 / the point's metric `of` (a rate or a share of one timing)
 #   unrecorded    a median of medians whose repetitions' extremes the CSV does not hold: judged at
-#                 the median only (at best `partly`)
+#                 the median only (at best `partly`). Only where its row has min = max: a later
+#                 revision that records the extremes (min < max) is read as any timed row
 #   configuration computed from the run's settings, not measured: no claim may be judged on it
 #   model         a formula of measured constants (a cost model, an estimator's law): exact
 DERIVED = [
@@ -212,7 +213,10 @@ DERIVED = [
     ("cuckoo", r"bandwidth_share", r"moved_gbps|pin_share|copy_share", "inverse", "build_time"),
     ("cuckoo", r"fig4_5|fig4_6", r"build_plus_retrieve_time", "sum", r"build_time|retrieve_time"),
     ("cuckoo", r"fig4_4|fig4_7", r"model_\w+", "model", ""),
-    ("ega", r"sp_breakdown", r"phase\d_time|total_time", "unrecorded", ""),
+    # sp_breakdown's phases: timed rows (median, min, max) in newer runs, medians only (min = max) in
+    # the committed reference runs; their total is the sum of the phases' medians.
+    ("ega", r"sp_breakdown", r"phase\d_time", "unrecorded", ""),
+    ("ega", r"sp_breakdown", r"total_time", "sum", r"phase\d_time"),
     ("ega", r"mp_\w+", r"generate_time|merge_time|process_time", "unrecorded", ""),
     ("ega", r"mp_\w+", r"data_over_budget|budget", "configuration", ""),
     ("compare", r"tpch", r"last_pass_\w+_ms", "unrecorded", ""),
@@ -244,6 +248,8 @@ def _with_spread(results, mod, experiment, r, where):
     if kind == "configuration":  # exact; verdicts.py refuses to judge a claim on it
         return r["median"], r["min"], r["max"], True
     if kind == "unrecorded":
+        if r["min"] < r["max"]:  # a revision that records the repetitions' extremes
+            return r["median"], r["min"], r["max"], True
         return r["median"], r["median"], r["median"], False
     same = results.point_rows(mod, experiment).get(_point(r), {})
     parts = [p for name, p in same.items() if re.fullmatch(of, name)]
@@ -254,7 +260,10 @@ def _with_spread(results, mod, experiment, r, where):
         if not math.isclose(med, r["median"], rel_tol=1e-3, abs_tol=1e-9):
             raise ClaimError(f"{r['metric']} in {where} ({r['median']}) is not the sum of its parts ({med}): "
                              "DERIVED no longer matches how the experiment computes it")
-        return r["median"], sum(p["min"] for p in parts), sum(p["max"] for p in parts), True
+        # Each part as the rules read it: a part without recorded extremes leaves the sum without.
+        spans = [_with_spread(results, mod, experiment, p, where) for p in parts]
+        return r["median"], sum(lo for _, lo, _, _ in spans), sum(hi for _, _, hi, _ in spans), \
+            all(spread for *_, spread in spans)
     (base,) = parts  # inverse: value = c / base
     if not base["min"] or not base["max"]:
         return r["median"], r["min"], r["max"], True

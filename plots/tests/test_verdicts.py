@@ -280,15 +280,38 @@ class DerivedQuantities(Synthetic):
         self.assertAlmostEqual(v.lo, 0.048)
         self.assertAlmostEqual(v.hi, 0.075)
 
+    def phase_share_claim(self, at_least):
+        return {"id": "c", "where": "s", "claim": "c", "rule": "bound", "at_least": at_least,
+                "a": {"experiment": "sp_breakdown", "variant": "sp_ega", "metric": "phase4_time"},
+                "b": {"experiment": "sp_breakdown", "variant": "sp_ega", "metric": "total_time"}}
+
     def test_a_median_of_medians_is_judged_at_the_median_only(self):
-        self.rows("sp_breakdown", [self.point("sp_ega", "phase4_time", 3.0), self.point("sp_ega", "total_time", 4.0)],
-                  module="ega")
-        claim = {"id": "c", "where": "s", "claim": "c", "rule": "bound", "at_least": 0.5,
-                 "a": {"experiment": "sp_breakdown", "variant": "sp_ega", "metric": "phase4_time"},
-                 "b": {"experiment": "sp_breakdown", "variant": "sp_ega", "metric": "total_time"}}
-        v = ve.evaluate_claim(claim, ve.Results(self.dir), "ega")
+        # The committed runs' sp_breakdown: each phase's median only (min = max), the total their sum.
+        self.rows("sp_breakdown", [self.point("sp_ega", "phase1_time", 1.0), self.point("sp_ega", "phase4_time", 3.0),
+                                   self.point("sp_ega", "total_time", 4.0)], module="ega")
+        v = ve.evaluate_claim(self.phase_share_claim(0.5), ve.Results(self.dir), "ega")
         self.assertEqual(v.verdict, ve.PARTLY)
         self.assertIn("not recorded", v.reason)
+
+    def test_phases_timed_with_their_repetitions_are_judged_at_the_worst_one(self):
+        # Newer runs record each phase's range; the total's range is the sum of the phases' ranges,
+        # so phase 4's share at the worst repetition is 2.8 / (1.2 + 3.3) = 0.62 (median 0.75).
+        self.rows("sp_breakdown", [self.point("sp_ega", "phase1_time", 1.0, 0.9, 1.2),
+                                   self.point("sp_ega", "phase4_time", 3.0, 2.8, 3.3),
+                                   self.point("sp_ega", "total_time", 4.0)], module="ega")
+        held = ve.evaluate_claim(self.phase_share_claim(0.6), ve.Results(self.dir), "ega")
+        self.assertEqual(held.verdict, ve.REPRODUCED)
+        self.assertNotIn("not recorded", held.reason)
+        worst = ve.evaluate_claim(self.phase_share_claim(0.7), ve.Results(self.dir), "ega")
+        self.assertEqual(worst.verdict, ve.PARTLY)
+        self.assertNotIn("not recorded", worst.reason)
+
+    def test_a_total_that_is_not_the_sum_of_its_phases_is_an_error(self):
+        self.rows("sp_breakdown", [self.point("sp_ega", "phase1_time", 1.0, 0.9, 1.2),
+                                   self.point("sp_ega", "phase4_time", 3.0, 2.8, 3.3),
+                                   self.point("sp_ega", "total_time", 5.0)], module="ega")
+        with self.assertRaises(ve.ClaimError):
+            ve.evaluate_claim(self.phase_share_claim(0.5), ve.Results(self.dir), "ega")
 
     def test_a_number_from_the_configuration_decides_no_claim(self):
         self.rows("mp_vs_cpu", [self.point("mp_ega", "data_over_budget", 8.0)], module="ega")
