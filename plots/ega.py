@@ -185,7 +185,7 @@ def plot(results_dir):
     if rows:
         streams = _params(rows)
         variants = hs.variants(rows, "groupby_time")
-        fig, ax = hs.new_figure("merged partitions to the GPU: host copy vs gather (budget = data / 8)", "", "ms")
+        fig, ax = hs.new_figure("merged partitions to the GPU: host copy vs gather vs T copies (budget = data / 8)", "", "ms")
         width = 0.8 / max(len(variants), 1)
         for i, v in enumerate(variants):
             vals = [_median(rows, "groupby_time", v, param=s) or 0 for s in streams]

@@ -31,6 +31,7 @@ AWAITING_A_REFERENCE_RUN = {
     "pkpk_join/abstract-beats-crystal": "profile's crystal (our build of Crystal's join)",
     "pkpk_join/crystal-build-over-probe": "profile's crystal (its build and probe kernels)",
     "pkpk_join/abs-crystal-kernels-1m": "profile's crystal (its build and probe kernels)",
+    "ega/merge-before-copy": "mp_merge_copy's piece_copies (4.2.5's T copies per partition)",
 }
 
 

@@ -201,9 +201,12 @@ const char* to_string(MergeCopy copy) {
     case MergeCopy::kHost: return "host_copy";
     case MergeCopy::kGpuGather: return "gpu_gather";
     case MergeCopy::kHostAndGather: return "host_and_gather";
+    case MergeCopy::kPieceCopies: return "piece_copies";
   }
   return "?";
 }
+
+bool copies_merged_partitions(MergeCopy copy) { return copy == MergeCopy::kHost || copy == MergeCopy::kHostAndGather; }
 
 void MpEgaConfig::validate() const {
   auto bad = [](const std::string& what) { throw std::invalid_argument("MP-EGA: " + what); };
@@ -287,7 +290,7 @@ MpEga::MpEga(const MpEgaConfig& config, std::size_t max_rows, MpEgaHostWorkspace
     own_host_ = std::make_unique<MpEgaHostWorkspace>();
     host = own_host_.get();
   }
-  host->reserve(capacity, config_.merge_copy != MergeCopy::kGpuGather ? max_rows_ : 0, max_rows_);
+  host->reserve(capacity, copies_merged_partitions(config_.merge_copy) ? max_rows_ : 0, max_rows_);
   tile_keys_ = host->tile_keys.data();
   tile_values_ = host->tile_values.data();
   merged_keys_ = host->merged_keys.data();
@@ -509,6 +512,20 @@ void MpEga::for_each_piece(std::size_t m, bool merged, std::size_t from, std::si
 void MpEga::load_rows(StreamContext& ctx, std::size_t m, bool merged, std::size_t from, std::size_t rows,
                       std::size_t at) {
   auto& b = ctx.ega.buffers();
+  if (!merged && config_.merge_copy == MergeCopy::kPieceCopies) {
+    // 4.2.5's "T copies": each tile's piece of the partition copied where it lies in the tiles'
+    // pinned output, one copy per piece and column.
+    std::size_t done = 0;
+    for_each_piece(m, false, from, from + rows, [&](const std::uint32_t* keys, const std::uint64_t* values,
+                                                    std::size_t count) {
+      HASHLAB_CUDA_CHECK(cudaMemcpyAsync(b.red_keys.data() + at + done, keys, count * sizeof(std::uint32_t),
+                                         cudaMemcpyHostToDevice, ctx.stream));
+      HASHLAB_CUDA_CHECK(cudaMemcpyAsync(b.red_values.data() + at + done, values, count * sizeof(std::uint64_t),
+                                         cudaMemcpyHostToDevice, ctx.stream));
+      done += count;
+    });
+    return;
+  }
   if (merged) {  // the merged partition is contiguous: one copy
     const std::size_t begin = merged_begin_[m] + from;
     HASHLAB_CUDA_CHECK(cudaMemcpyAsync(b.red_keys.data() + at, merged_keys_ + begin,
@@ -552,13 +569,14 @@ void MpEga::load_rows(StreamContext& ctx, std::size_t m, bool merged, std::size_
 //   the stream workers wait for theirs. The merged layout is the one the paper copies to the
 //   GPU; only the waiting is ours.
 // - kGpuGather: no host copies; the stream workers gather every partition's pieces.
+// - kPieceCopies: no host copies; the stream workers copy every partition's pieces one by one.
 // - kHostAndGather: merge threads copy from the back of the order, the stream workers take the
 //   front; a worker gathers a partition no merge thread has claimed, else waits for its copy.
 class MpEga::MergeSchedule {
  public:
   MergeSchedule(MergeCopy mode, std::size_t count, std::chrono::steady_clock::time_point merge_start)
       : mode_(mode), count_(count), state_(count, State::kFree), back_(count),
-        merge_end_(mode == MergeCopy::kGpuGather ? std::chrono::steady_clock::now() : merge_start) {}
+        merge_end_(copies_merged_partitions(mode) ? merge_start : std::chrono::steady_clock::now()) {}
 
   /// A merge thread: copies partitions (copy(i)) until none is left to it.
   template <class Copy>
@@ -758,7 +776,7 @@ void MpEga::process(Aggregation op, std::chrono::steady_clock::time_point merge_
   // the GPU), at least one.
   const unsigned host = config_.host_threads > 0 ? config_.host_threads : cpu::default_threads();
   const auto stream_threads = static_cast<unsigned>(contexts_.size());
-  const unsigned merge_threads = mode == MergeCopy::kGpuGather ? 0u : static_cast<unsigned>(std::min<std::size_t>(
+  const unsigned merge_threads = !copies_merged_partitions(mode) ? 0u : static_cast<unsigned>(std::min<std::size_t>(
       std::max(1u, host > stream_threads ? host - stream_threads : 1u), std::max<std::size_t>(count, 1)));
 
   ProcessCounters counters;

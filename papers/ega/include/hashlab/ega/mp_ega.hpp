@@ -48,10 +48,16 @@ enum class MergeCopy {
                // over PCIe straight from the tiles' output (zero-copy) into the stream's buffer
   kHostAndGather,  // both at once (ours): merge threads copy merged partitions from the back of
                    // the processing order while the streams gather from its front
+  kPieceCopies,    // the alternative 4.2.5 rejects: no merge on the CPU; each load copies the
+                   // partition's pieces from the tiles' output (pinned) as they lie, one
+                   // cudaMemcpyAsync per tile's piece and column: T copies (x 2) per partition
 };
 
-/// "host_copy", "gpu_gather", "host_and_gather" (the experiments' variant names).
+/// "host_copy", "gpu_gather", "host_and_gather", "piece_copies" (the experiments' variant names).
 const char* to_string(MergeCopy copy);
+/// Whether `copy` copies merged partitions into a contiguous layout on the host (kHost,
+/// kHostAndGather), which needs the merged part of the pinned workspace and merge threads.
+bool copies_merged_partitions(MergeCopy copy);
 
 struct MpEgaConfig {
   std::size_t gpu_memory_budget = 0;  // bytes MP-EGA may allocate on the device; 0: 90% of the free memory
@@ -95,10 +101,11 @@ struct HostGroups {
 struct MpEgaStats {
   double generate_ms = 0;   // partition-generating phase (tiles)
   double merge_ms = 0;      // CPU merge of the tiles' partitions: Algorithm 1 and the layout, then
-                            // the host copies (not kGpuGather) until the last one ends
+                            // the host copies (not kGpuGather, kPieceCopies) until the last one ends
   double process_ms = 0;    // partition processing after the merge: after the last host copy, which
-                            // it overlaps (kGpuGather: all of it, the gathers included)
-  std::size_t gathered_partitions = 0;  // merged partitions the streams gathered (not host-copied)
+                            // it overlaps (kGpuGather, kPieceCopies: all of it, the loads included)
+  std::size_t gathered_partitions = 0;  // merged partitions the streams gathered or copied piece by
+                                        // piece (not host-copied)
   double total_ms = 0;
   std::size_t tile_rows = 0;          // L
   std::size_t tiles = 0, gpu_tiles = 0, cpu_tiles = 0;
@@ -118,7 +125,7 @@ struct MpEgaStats {
 class MpEga {
  public:
   /// Allocates s streams' device buffers within the budget and pinned host workspace for up to
-  /// `max_rows` input rows (36 bytes a row; 24 with MergeCopy::kGpuGather). Throws std::invalid_argument when the budget cannot
+  /// `max_rows` input rows (36 bytes a row; 24 with MergeCopy::kGpuGather or kPieceCopies). Throws std::invalid_argument when the budget cannot
   /// hold one tile per stream or exceeds the free device memory. With `host`, the pinned workspace
   /// is that one (grown as needed) instead of its own: it must outlive this MpEga, and serve no
   /// other MpEga while this one runs.
