@@ -51,6 +51,12 @@ if ! python_ok && { ! command -v python3 >/dev/null 2>&1 || system_python; }; th
   missing_pkgs+=(python3-matplotlib python3-numpy python3-pandas)
   python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || missing_pkgs+=(python3-tomli)
 fi
+# The Python package's extension (python/, built by `make` when nanobind is there) compiles
+# against the interpreter's headers: Debian's python3-dev for the system interpreter.
+if command -v python3 >/dev/null 2>&1 && system_python && ! python3 -c 'import os, sys, sysconfig
+sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' 2>/dev/null; then
+  missing_pkgs+=(python3-dev)
+fi
 
 if [ ${#missing_pkgs[@]} -gt 0 ]; then
   sudo=""
@@ -75,6 +81,30 @@ if ! python_ok; then
 fi
 python_ok || { say "python3 still cannot import matplotlib, numpy, pandas and tomllib (or tomli)"; exit 1; }
 
+# PEP 668: a system python marked EXTERNALLY-MANAGED (Debian 12's) refuses pip installs into
+# the site-packages that apt owns. There pip installs for this user only (~/.local), which
+# cannot overwrite apt's files; --break-system-packages is the flag pip wants for that.
+# A venv or pyenv python is not marked and takes a plain install.
+pip_flags=()
+if python3 -c 'import os, sys, sysconfig; sys.exit(sys.prefix != sys.base_prefix or not os.path.exists(
+    os.path.join(sysconfig.get_path("stdlib"), "EXTERNALLY-MANAGED")))' 2>/dev/null; then
+  pip_flags=(--user --break-system-packages)
+fi
+
+# The Python package (python/): nanobind builds its extension inside `make`, pytest runs its
+# tests in `make test`, scikit-build-core is `pip install .`'s build backend. None is on Debian
+# in a recent enough version, so pip; without them (no network) the package's tests are left out.
+python_pkgs=()
+python3 -c 'import nanobind' >/dev/null 2>&1 || python_pkgs+=("nanobind>=2.0")
+python3 -c 'import scikit_build_core' >/dev/null 2>&1 || python_pkgs+=("scikit-build-core>=0.10")
+python3 -c 'import pytest' >/dev/null 2>&1 || python_pkgs+=("pytest>=7")
+if [ ${#python_pkgs[@]} -gt 0 ]; then
+  say "installing ${python_pkgs[*]} with pip for the Python package (log: /tmp/hashlab-deps-python.log)"
+  python3 -m pip install --quiet --disable-pip-version-check --retries 1 --timeout 10 \
+    ${pip_flags[@]+"${pip_flags[@]}"} "${python_pkgs[@]}" >> /tmp/hashlab-deps-python.log 2>&1 ||
+    say "pip could not install ${python_pkgs[*]} (see /tmp/hashlab-deps-python.log): the Python package's extension and tests will be left out of the build"
+fi
+
 # NCCL for the servers layer (servers/): from the system or the CUDA toolkit, else the PyPI wheel
 # for this CUDA's major version (headers and library; CMake finds it, cmake/nccl.cmake).
 have_nccl() {
@@ -86,13 +116,8 @@ have_nccl() {
 if ! have_nccl; then
   cuda_major="$(PATH=$PATH:/usr/local/cuda/bin nvcc --version | sed -n 's/.*release \([0-9]*\)\..*/\1/p')"
   nccl_wheel="nvidia-nccl-cu${cuda_major:-13}"
-  nccl_flags=()
-  if python3 -c 'import os, sys, sysconfig; sys.exit(sys.prefix != sys.base_prefix or not os.path.exists(
-      os.path.join(sysconfig.get_path("stdlib"), "EXTERNALLY-MANAGED")))' 2>/dev/null; then
-    nccl_flags=(--user --break-system-packages)
-  fi
   say "NCCL not found; installing $nccl_wheel with pip (log: /tmp/hashlab-deps-nccl.log)"
-  python3 -m pip install --quiet --disable-pip-version-check ${nccl_flags[@]+"${nccl_flags[@]}"} "$nccl_wheel" \
+  python3 -m pip install --quiet --disable-pip-version-check ${pip_flags[@]+"${pip_flags[@]}"} "$nccl_wheel" \
     > /tmp/hashlab-deps-nccl.log 2>&1 ||
     say "$nccl_wheel could not be installed (see /tmp/hashlab-deps-nccl.log): the servers layer builds its local backend only"
 fi
@@ -103,15 +128,6 @@ fi
 here="$(cd "$(dirname "$0")" && pwd)"
 have_tpchgen() { (cd "$here" && python3 -c "import tpch; tpch.find_generator()${1:-}") >/dev/null 2>&1; }
 if ! have_tpchgen "; import pyarrow"; then
-  # PEP 668: a system python marked EXTERNALLY-MANAGED (Debian 12's) refuses pip installs into
-  # the site-packages that apt owns. There pip installs for this user only (~/.local), which
-  # cannot overwrite apt's files; --break-system-packages is the flag pip wants for that.
-  # A venv or pyenv python is not marked and takes a plain install.
-  pip_flags=()
-  if python3 -c 'import os, sys, sysconfig; sys.exit(sys.prefix != sys.base_prefix or not os.path.exists(
-      os.path.join(sysconfig.get_path("stdlib"), "EXTERNALLY-MANAGED")))' 2>/dev/null; then
-    pip_flags=(--user --break-system-packages)
-  fi
   failed=()
   while read -r req; do
     name="${req%%[<>=]*}"
