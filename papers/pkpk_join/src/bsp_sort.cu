@@ -38,16 +38,7 @@ struct TilePolicy {
 using StandardTile = TilePolicy<256, 16>;
 using TeachingTile = TilePolicy<4, 1>;
 
-/// Step 1 (Input Data): element g of the one array of both key columns, R's rows then S's.
-/// Read through an iterator, so the array is never written out.
-struct PackElement {
-  const std::uint32_t* r_keys;
-  const std::uint32_t* s_keys;
-  std::size_t r_rows;
-  HASHLAB_HD std::uint64_t operator()(std::size_t g) const {
-    return g < r_rows ? pack(r_keys[g], kTableR, g) : pack(s_keys[g - r_rows], kTableS, g - r_rows);
-  }
-};
+using detail::PackElement;  // step 1 (Input Data), detail.cuh
 
 /// Valid elements of tile t (the last one may be short).
 HASHLAB_HD unsigned valid_in_tile(std::size_t n, std::size_t t, unsigned tile_items) {
@@ -85,8 +76,12 @@ __global__ void __launch_bounds__(Tile::BLOCK_THREADS)
 }
 
 // Step 5 (Evaluate Split values), report "sampleElements": log2(p) keys drawn from each sorted
-// tile at positions from cuRAND (Philox, one subsequence per sample).
-__global__ void sample_elements(const std::uint64_t* tiles, std::size_t n, unsigned tile_items, std::size_t num_tiles,
+// tile at positions from cuRAND (Philox, one subsequence per sample). `tiles[g]` is element g:
+// the block-sorted array here; the servers' join (servers_join.cu) samples its two key columns
+// (detail::TableElements), whose tiles are unsorted: a random position of a tile draws the same
+// key whether the tile is sorted or not.
+template <class Tiles>
+__global__ void sample_elements(Tiles tiles, std::size_t n, unsigned tile_items, std::size_t num_tiles,
                                 unsigned samples_per_tile, std::uint64_t seed, std::uint32_t* samples) {
   const std::size_t total = num_tiles * samples_per_tile;
   for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < total;
@@ -116,14 +111,7 @@ __global__ void partition_ids(const std::uint64_t* tiles, std::size_t n, const s
   __syncthreads();
   for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
        i += std::size_t{gridDim.x} * blockDim.x) {
-    const std::uint32_t key = key_of(tiles[i]);
-    unsigned left = 0, right = num_splitters;
-    while (left < right) {
-      const unsigned mid = left + (right - left) / 2;
-      if (shared_splitters[mid] > key) right = mid;
-      else left = mid + 1;
-    }
-    bucket[i] = left;
+    bucket[i] = detail::bucket_of(key_of(tiles[i]), shared_splitters, num_splitters);
   }
 }
 
@@ -399,4 +387,25 @@ JoinedRows bsp_join(const TableView& r, const TableView& s, cudaStream_t stream,
   }
 }
 
+namespace detail {
+
+void sample_tables(const TableView& r, const TableView& s, unsigned stratum, unsigned per_stratum, std::uint64_t seed,
+                   std::uint32_t* samples, cudaStream_t stream) {
+  const std::size_t n = r.rows + s.rows;
+  if (n == 0 || per_stratum == 0) return;
+  const std::size_t strata = div_up<std::size_t>(n, stratum);
+  const std::size_t total = strata * per_stratum;
+  sample_elements<<<grid_for(total), kDefaultBlock, 0, stream>>>(TableElements{{r.keys, s.keys, r.rows}}, n, stratum,
+                                                                 strata, per_stratum, seed, samples);
+  HASHLAB_CHECK_LAUNCH();
+}
+
+void find_splitters(const std::uint32_t* sorted_samples, std::size_t num_samples, unsigned p, std::uint32_t* splitters,
+                    cudaStream_t stream) {
+  if (p < 2) return;
+  pkpk::find_splitters<<<div_up(p, 256u), 256, 0, stream>>>(sorted_samples, num_samples, p, splitters);
+  HASHLAB_CHECK_LAUNCH();
+}
+
+}  // namespace detail
 }  // namespace hashlab::pkpk

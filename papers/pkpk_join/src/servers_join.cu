@@ -1,0 +1,311 @@
+// The Pk-Pk join across GPU servers (servers_join.hpp): the report's sample sort with servers as
+// its blocks, and the hash-partitioned comparator. The sampling and the splitters are the
+// report's kernels (bsp_sort.cu, through detail.cuh); what is new here is the routing of rows to
+// their servers and the exchange, and each server then joins with this module's joins.
+#include <cub/device/device_radix_sort.cuh>
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "detail.cuh"
+#include "hashlab/common/hash.hpp"
+#include "hashlab/common/launch.cuh"
+#include "hashlab/common/primitives.hpp"
+#include "hashlab/pkpk_join/servers_join.hpp"
+
+namespace hashlab::pkpk {
+namespace {
+
+/// Servers a group may have: the routing kernel keeps one shared-memory counter per server.
+constexpr unsigned kMaxServers = 4096;
+
+/// The field's partitioning: murmur3's 32-bit finaliser of the key, modulo p.
+struct HashServer {
+  unsigned servers;
+  HASHLAB_HD unsigned operator()(std::uint32_t key) const { return hash::fmix32(key) % servers; }
+};
+
+/// The report's step 6 with servers as buckets: the number of splitters <= key.
+struct SplitterServer {
+  const std::uint32_t* splitters;
+  unsigned num_splitters;
+  HASHLAB_DEVICE unsigned operator()(std::uint32_t key) const {
+    return detail::bucket_of(key, splitters, num_splitters);
+  }
+};
+
+// Partition (MPC round 2's send side): each row's server, its (key << 32 | value) word, and how
+// many rows go to each server (a shared-memory count per block, added once per block).
+template <class ServerOf>
+__global__ void route_rows(const std::uint32_t* keys, const std::uint32_t* values, std::size_t rows,
+                           ServerOf server_of, unsigned servers, std::uint32_t* server, std::uint64_t* words,
+                           unsigned long long* counts) {
+  extern __shared__ unsigned block_counts[];
+  for (unsigned d = threadIdx.x; d < servers; d += blockDim.x) block_counts[d] = 0;
+  __syncthreads();
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < rows;
+       i += std::size_t{gridDim.x} * blockDim.x) {
+    const std::uint32_t key = keys[i];
+    const unsigned d = server_of(key);
+    server[i] = d;
+    words[i] = (std::uint64_t{key} << 32) | values[i];
+    atomicAdd(&block_counts[d], 1u);
+  }
+  __syncthreads();
+  for (unsigned d = threadIdx.x; d < servers; d += blockDim.x)
+    if (block_counts[d] != 0) atomicAdd(&counts[d], static_cast<unsigned long long>(block_counts[d]));
+}
+
+// The received (key << 32 | value) words as the columns of a table the local join reads.
+__global__ void unpack_rows(const std::uint64_t* words, std::size_t rows, std::uint32_t* keys, std::uint32_t* values) {
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < rows;
+       i += std::size_t{gridDim.x} * blockDim.x) {
+    keys[i] = static_cast<std::uint32_t>(words[i] >> 32);
+    values[i] = static_cast<std::uint32_t>(words[i]);
+  }
+}
+
+/// Bits that hold a server id below p (at least one).
+int server_bits(unsigned p) {
+  int bits = 1;
+  while ((1u << bits) < p) ++bits;
+  return bits;
+}
+
+/// One table's rows grouped by server: counts[d] words for server d, server after server.
+struct Routed {
+  DeviceBuffer<std::uint64_t> words;
+  std::vector<std::uint64_t> counts;
+};
+
+template <class ServerOf>
+Routed route_table(const std::uint32_t* keys, const std::uint32_t* values, std::size_t rows, ServerOf server_of,
+                   unsigned p, cudaStream_t stream) {
+  Routed out;
+  out.counts.assign(p, 0);
+  if (rows == 0) return out;
+  DeviceBuffer<std::uint32_t> server(rows, stream), server_alt(p > 1 ? rows : 0, stream);
+  DeviceBuffer<std::uint64_t> words(rows, stream), words_alt(p > 1 ? rows : 0, stream);
+  DeviceBuffer<unsigned long long> counts(p, stream);
+  counts.fill_bytes(0, stream);
+  route_rows<<<grid_for(rows), kDefaultBlock, p * sizeof(unsigned), stream>>>(keys, values, rows, server_of, p,
+                                                                              server.data(), words.data(),
+                                                                              counts.data());
+  HASHLAB_CHECK_LAUNCH();
+  if (p > 1) {
+    // Grouped by server with one stable radix sort on the server id's few bits (the words ride along).
+    cub::DoubleBuffer<std::uint32_t> ids(server.data(), server_alt.data());
+    cub::DoubleBuffer<std::uint64_t> payload(words.data(), words_alt.data());
+    std::size_t bytes = 0;
+    HASHLAB_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, ids, payload, static_cast<std::int64_t>(rows), 0,
+                                                       server_bits(p), stream));
+    DeviceBuffer<unsigned char> temp(bytes, stream);
+    HASHLAB_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp.data(), bytes, ids, payload, static_cast<std::int64_t>(rows),
+                                                       0, server_bits(p), stream));
+    out.words = payload.Current() == words.data() ? std::move(words) : std::move(words_alt);
+  } else {
+    out.words = std::move(words);
+  }
+  const auto host_counts = counts.to_host(stream);
+  for (unsigned d = 0; d < p; ++d) out.counts[d] = host_counts[d];
+  return out;
+}
+
+/// A received table: its columns and the view the local join reads.
+struct Received {
+  DeviceBuffer<std::uint64_t> words;
+  DeviceBuffer<std::uint32_t> keys, values;
+  std::size_t rows = 0;
+  TableView view() const { return {keys.data(), values.data(), rows}; }
+};
+
+JoinedRows local_join(LocalJoin join, const TableView& r, const TableView& s, const BspOptions& options,
+                      cudaStream_t stream, PhaseTimer* phases) {
+  switch (join) {
+    case LocalJoin::kBsp: return bsp_join(r, s, stream, options, nullptr, phases);
+    case LocalJoin::kSort: return sort_join(r, s, stream, phases);
+    case LocalJoin::kHash: return hash_join(r, s, stream, phases);
+  }
+  throw std::logic_error("servers_join: unknown local join");
+}
+
+}  // namespace
+
+const char* to_string(Partitioning partitioning) {
+  return partitioning == Partitioning::kSampledSplitters ? "sampled splitters" : "hash";
+}
+
+const char* to_string(LocalJoin local_join) {
+  switch (local_join) {
+    case LocalJoin::kBsp: return "bsp";
+    case LocalJoin::kSort: return "sort";
+    case LocalJoin::kHash: return "hash";
+  }
+  return "?";
+}
+
+unsigned hash_server(std::uint32_t key, unsigned servers) { return HashServer{servers}(key); }
+
+SamplingPlan sampling_plan(std::uint64_t elements, int servers, std::uint64_t samples_per_server) {
+  if (servers < 1) throw std::invalid_argument("servers_join: a group of " + std::to_string(servers) + " servers");
+  SamplingPlan plan;
+  if (samples_per_server == 0) {  // the report's rule: log2(p) per tile of 4096
+    plan.stratum = static_cast<unsigned>(tile_items(TileShape::kStandard));
+    plan.per_stratum = samples_per_tile(static_cast<std::uint32_t>(servers));
+  } else {
+    const std::uint64_t wanted = std::min(samples_per_server, std::max<std::uint64_t>(elements, 1));
+    plan.stratum = static_cast<unsigned>(std::min<std::uint64_t>(div_up<std::uint64_t>(std::max<std::uint64_t>(elements, 1), wanted),
+                                                                 std::uint64_t{1} << 31));
+    plan.per_stratum = 1;
+  }
+  plan.samples = elements == 0 ? 0 : div_up<std::uint64_t>(elements, plan.stratum) * plan.per_stratum;
+  return plan;
+}
+
+JoinedRows servers_join(servers::Communicator& comm, const TableView& r, const TableView& s,
+                        const ServersJoinOptions& options, ServerJoinStats* stats, PhaseTimer* phases,
+                        PhaseTimer* local_phases) {
+  ServerJoinStats own;
+  ServerJoinStats& st = stats != nullptr ? *stats : own;
+  st = {};
+  const auto p = static_cast<unsigned>(comm.size());
+  cudaStream_t stream = comm.stream();
+  const std::uint64_t n = r.rows + s.rows;
+  st.rows_in = n;
+  const bool sampled = options.partitioning == Partitioning::kSampledSplitters;
+
+  // ---- 1. sample (the report's sampleElements, per tile of this server's rows) -----------------
+  DeviceBuffer<std::uint32_t> splitters;
+  std::exception_ptr error = servers::guarded([&] {
+    validate(r, s);
+    if (p > kMaxServers)
+      throw std::invalid_argument("servers_join: " + std::to_string(p) + " servers; at most " +
+                                  std::to_string(kMaxServers));
+  });
+  SamplingPlan sampling;
+  DeviceBuffer<std::uint32_t> samples;
+  if (sampled && !error)
+    error = servers::guarded([&] {
+      sampling = sampling_plan(n, comm.size(), options.samples_per_server);
+      timed_phase(phases, "sample", stream, static_cast<double>(sampling.samples), "samples", [&] {
+        samples = DeviceBuffer<std::uint32_t>(sampling.samples, stream);
+        detail::sample_tables(r, s, sampling.stratum, sampling.per_stratum, options.seed + comm.rank(), samples.data(),
+                              stream);
+      });
+    });
+  comm.phase_boundary(error, "sample");
+  st.samples = sampling.samples;
+
+  // ---- 2. splitters: gather every server's samples, sort them, the report's formula ----------
+  if (sampled) {
+    if (phases != nullptr) phases->begin("splitters", stream, static_cast<double>(p) - 1, "splitters");
+    const std::vector<std::uint64_t> counts = comm.all_gather_host<std::uint64_t>(sampling.samples);
+    for (const std::uint64_t c : counts) st.samples_total += c;
+    DeviceBuffer<std::uint32_t> all_samples(st.samples_total, stream);
+    comm.all_to_all(samples.data(), servers::ExchangePlan::broadcast(counts, comm.rank()), all_samples.data());
+    error = servers::guarded([&] {
+      splitters = DeviceBuffer<std::uint32_t>(std::max(1u, p - 1), stream);
+      if (st.samples_total == 0) {  // no rows anywhere: any splitters do
+        splitters.fill_bytes(0, stream);
+        return;
+      }
+      prim::sort_keys(all_samples.data(), st.samples_total, stream);
+      detail::find_splitters(all_samples.data(), st.samples_total, p, splitters.data(), stream);
+    });
+    if (phases != nullptr) phases->end(stream);
+  }
+
+  // ---- 3. partition: each row to its server, grouped by server --------------------------------
+  Routed routed_r, routed_s;
+  if (!error)
+    error = servers::guarded([&] {
+      timed_phase(phases, "partition", stream, static_cast<double>(n), "rows", [&] {
+        if (sampled) {
+          const SplitterServer server_of{splitters.data(), p - 1};
+          routed_r = route_table(r.keys, r.values, r.rows, server_of, p, stream);
+          routed_s = route_table(s.keys, s.values, s.rows, server_of, p, stream);
+        } else {
+          const HashServer server_of{p};
+          routed_r = route_table(r.keys, r.values, r.rows, server_of, p, stream);
+          routed_s = route_table(s.keys, s.values, s.rows, server_of, p, stream);
+        }
+      });
+    });
+  comm.phase_boundary(error, "partition");
+  samples = DeviceBuffer<std::uint32_t>();
+  if (sampled && stats != nullptr) st.splitters = splitters.to_host(stream, p - 1);
+
+  // ---- 4. all-to-all: the counts, then every row to its server ---------------------------------
+  if (phases != nullptr) phases->begin("all_to_all", stream, static_cast<double>(n), "rows");
+  std::vector<std::uint64_t> mine(routed_r.counts);
+  mine.insert(mine.end(), routed_s.counts.begin(), routed_s.counts.end());
+  const std::vector<std::uint64_t> all = comm.all_gather_host(mine);  // server s: p counts of R, p of S
+  std::vector<std::uint64_t> matrix_r(std::size_t{p} * p), matrix_s(std::size_t{p} * p);
+  for (std::size_t from = 0; from < p; ++from)
+    for (std::size_t to = 0; to < p; ++to) {
+      matrix_r[from * p + to] = all[from * 2 * p + to];
+      matrix_s[from * p + to] = all[from * 2 * p + p + to];
+    }
+  const auto plan_r = servers::ExchangePlan::from_counts(matrix_r, comm.size(), comm.rank());
+  const auto plan_s = servers::ExchangePlan::from_counts(matrix_s, comm.size(), comm.rank());
+  Received got_r, got_s;
+  error = servers::guarded([&] {
+    got_r.rows = plan_r.recv_total();
+    got_s.rows = plan_s.recv_total();
+    got_r.words = DeviceBuffer<std::uint64_t>(got_r.rows, stream);
+    got_s.words = DeviceBuffer<std::uint64_t>(got_s.rows, stream);
+  });
+  comm.phase_boundary(error, "receive buffers");  // a server whose share does not fit: every server says so
+  comm.all_to_all(routed_r.words.data(), plan_r, got_r.words.data());
+  comm.all_to_all(routed_s.words.data(), plan_s, got_s.words.data());
+  if (phases != nullptr) phases->end(stream);
+  routed_r = Routed{};
+  routed_s = Routed{};
+  const auto loads_r = servers::server_loads(matrix_r, comm.size());
+  const auto loads_s = servers::server_loads(matrix_s, comm.size());
+  st.loads.resize(p);
+  for (std::size_t d = 0; d < p; ++d) st.loads[d] = loads_r[d] + loads_s[d];
+  st.rows_received = st.loads[static_cast<std::size_t>(comm.rank())];
+  const auto me = static_cast<std::size_t>(comm.rank());
+  st.bytes_to_others = (plan_r.send_total() - plan_r.send_counts[me] + plan_s.send_total() - plan_s.send_counts[me]) *
+                       sizeof(std::uint64_t);
+
+  // ---- 5. local join: the received rows as tables, joined alone ---------------------------------
+  JoinedRows out;
+  error = servers::guarded([&] {
+    timed_phase(phases, "local_join", stream, static_cast<double>(st.rows_received), "rows", [&] {
+      for (Received* t : {&got_r, &got_s}) {
+        t->keys = DeviceBuffer<std::uint32_t>(t->rows, stream);
+        t->values = DeviceBuffer<std::uint32_t>(t->rows, stream);
+        if (t->rows == 0) continue;
+        unpack_rows<<<grid_for(t->rows), kDefaultBlock, 0, stream>>>(t->words.data(), t->rows, t->keys.data(),
+                                                                     t->values.data());
+        HASHLAB_CHECK_LAUNCH();
+      }
+      got_r.words = DeviceBuffer<std::uint64_t>();
+      got_s.words = DeviceBuffer<std::uint64_t>();
+      out = local_join(options.local_join, got_r.view(), got_s.view(), options.local, stream, local_phases);
+    });
+  });
+  comm.phase_boundary(error, "local join");
+  return out;
+}
+
+std::vector<JoinedRow> gather_rows(servers::Communicator& comm, const JoinedRows& rows) {
+  const std::vector<std::uint64_t> counts = comm.all_gather_host<std::uint64_t>(rows.size);
+  std::uint64_t total = 0;
+  for (const std::uint64_t c : counts) total += c;
+  const auto plan = servers::ExchangePlan::broadcast(counts, comm.rank());
+  std::vector<std::vector<std::uint32_t>> columns;
+  for (const DeviceBuffer<std::uint32_t>* column : {&rows.key, &rows.value1, &rows.value2}) {
+    DeviceBuffer<std::uint32_t> all(total, comm.stream());
+    comm.all_to_all(column->data(), plan, all.data());
+    columns.push_back(all.to_host(comm.stream()));
+  }
+  std::vector<JoinedRow> out(total);
+  for (std::size_t i = 0; i < total; ++i) out[i] = {columns[0][i], columns[1][i], columns[2][i]};
+  return out;
+}
+
+}  // namespace hashlab::pkpk
