@@ -196,15 +196,26 @@ Timing PointContext::time_gpu(const std::function<void(cudaStream_t)>& run,
 std::vector<PhaseTiming> PointContext::time_phases(const std::function<void(PhaseTimer&, cudaStream_t)>& run,
                                                    const std::function<void(cudaStream_t)>& reset) {
   PhaseTimer timer;
+  std::function<void()> reset_on_stream;
+  if (reset) reset_on_stream = [&] { reset(stream_); };
+  return time_measured_phases(
+      [&] {
+        timer.clear();
+        run(timer, stream_);
+        return timer.results();
+      },
+      reset_on_stream);
+}
+
+std::vector<PhaseTiming> PointContext::time_measured_phases(const std::function<std::vector<PhaseTime>()>& run,
+                                                            const std::function<void()>& reset) {
   std::vector<PhaseTiming> phases;
   std::vector<std::vector<double>> times;
   int runs = 0;
-  // One run through the timer; its phases after the warm-ups are recorded. Returns their sum.
+  // One run; its phases after the warm-ups are recorded. Returns their sum.
   auto one_run = [&](bool record) {
-    if (reset) reset(stream_);
-    timer.clear();
-    run(timer, stream_);
-    const std::vector<PhaseTime> marked = timer.results();
+    if (reset) reset();
+    const std::vector<PhaseTime> marked = run();
     if (runs++ == 0)
       for (const auto& p : marked) phases.push_back({p.name, p.items, p.unit, {}});
     if (marked.size() != phases.size())
@@ -256,6 +267,11 @@ void PointContext::report_time(const std::string& what, const Timing& timing, do
 
 void PointContext::report_value(const std::string& name, double value, const std::string& unit) {
   metrics_.push_back({name, value, value, value, unit});
+}
+
+void PointContext::report_values(const std::string& name, const std::vector<double>& values, const std::string& unit) {
+  const Timing t = summarize(values);
+  metrics_.push_back({name, t.median_ms, t.min_ms, t.max_ms, unit, t.repetitions});
 }
 
 void PointContext::verify(bool ok, const std::string& what_failed) {

@@ -150,6 +150,11 @@ class PointContext {
   /// must mark the same phases (std::logic_error otherwise).
   std::vector<PhaseTiming> time_phases(const std::function<void(PhaseTimer&, cudaStream_t)>& run,
                                        const std::function<void(cudaStream_t)>& reset = {});
+  /// The same for a run that times its phases itself and returns them (the same phases, in the
+  /// same order, every run): the servers of servers/ each mark their phases on a PhaseTimer of
+  /// their own device's stream, and the run combines them (the slowest server's time per phase).
+  std::vector<PhaseTiming> time_measured_phases(const std::function<std::vector<PhaseTime>()>& run,
+                                                const std::function<void()>& reset = {});
   /// The same for host code, on the host's steady clock.
   Timing time_host(const std::function<void()>& run, const std::function<void()>& reset = {});
 
@@ -157,6 +162,9 @@ class PointContext {
   void report_time(const std::string& what, const Timing& timing, double items, const std::string& item_unit);
   /// Adds a row of one measured (not timed) value: median = min = max = value.
   void report_value(const std::string& name, double value, const std::string& unit);
+  /// Adds a row of a value measured once per repetition (a load that depends on the sampling's
+  /// seed, say): its median, minimum and maximum over `values`, with their count as repetitions.
+  void report_values(const std::string& name, const std::vector<double>& values, const std::string& unit);
 
   /// Records the verdict of comparing this point's output with the CPU reference. Call at least
   /// once per point; any false (or no call at all) makes the point FAILED.
