@@ -13,7 +13,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import hashlab_style as hs  # noqa: E402
 
-MODULES = ["baselines", "cuckoo", "hashgraph", "rapids_groupby", "ega", "pkpk_join", "compare"]
+MODULES = ["baselines", "cuckoo", "hashgraph", "rapids_groupby", "ega", "pkpk_join", "compare", "gpu_servers"]
 
 
 def has_results(results_dir, paper):

@@ -30,8 +30,10 @@ TITLES = {
     "ega": 'Wang, Shen, Lei, "EGA: An Efficient GPU Accelerated Groupby Aggregation Algorithm"',
     "pkpk_join": 'Dash, "Parallel Pk-Pk Join Algorithm Using GPU Servers"',
     "compare": "Side by side: the questions no single paper asks",
+    "gpu_servers": "GPU servers: the Pk-Pk join across GPUs and the MPC model's load bound",
 }
-DOCS = {"baselines": "baselines/include/hashlab/baselines/", "compare": "compare/README.md"}
+DOCS = {"baselines": "baselines/include/hashlab/baselines/", "compare": "compare/README.md",
+        "gpu_servers": "gpu_servers/README.md"}
 LIMITS = [("copy_gbps", "device-to-device copy, GB/s"),
           ("atomic_exch_gops_large", "random 8-byte atomicExch, >= 1 GiB table, G ops/s"),
           ("atomic_cas_gops_large", "random 8-byte atomicCAS, >= 1 GiB table, G ops/s"),

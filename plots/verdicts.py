@@ -39,7 +39,7 @@ REPRODUCED, PARTLY, NOT_REPRODUCED, NOT_MEASURED, MEASURED = (
 VERDICTS = (REPRODUCED, PARTLY, NOT_REPRODUCED, NOT_MEASURED, MEASURED)
 
 # Where each module's claims live, in report order.
-MODULES = ["baselines", "cuckoo", "hashgraph", "rapids_groupby", "ega", "pkpk_join", "compare"]
+MODULES = ["baselines", "cuckoo", "hashgraph", "rapids_groupby", "ega", "pkpk_join", "compare", "gpu_servers"]
 
 
 def claims_path(module):
@@ -47,6 +47,8 @@ def claims_path(module):
         return os.path.join(ROOT, "compare", "claims.toml")
     if module == "baselines":
         return os.path.join(ROOT, "common", "claims.toml")
+    if module == "gpu_servers":
+        return os.path.join(ROOT, "gpu_servers", "claims.toml")
     return os.path.join(ROOT, "papers", module, "claims.toml")
 
 

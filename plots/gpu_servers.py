@@ -1,0 +1,145 @@
+"""Figures of the GPU servers (results/gpu_servers/*.csv, written by `hashlab run gpu_servers`): the
+Pk-Pk join across GPUs, Dash's report's title taken at its word, and the MPC model's load bound.
+The claims are rows of gpu_servers/claims.toml, evaluated by plots/verdicts.py."""
+import os
+
+import hashlab_style as hs
+
+PAPER = "gpu_servers"
+
+LABELS = {"sampled_bsp": "sampled splitters + local BSP join (the report on servers)",
+          "sampled_sort": "sampled splitters + local sort join",
+          "hashed_hash": "hash partitioning + local hash join (the field's)",
+          "sampled_uniform": "sampled splitters, uniform keys", "sampled_sequential": "sampled splitters, sequential keys",
+          "sampled_clustered": "sampled splitters, clustered keys", "hashed_uniform": "hash, uniform keys",
+          "hashed_sequential": "hash, sequential keys", "hashed_clustered": "hash, clustered keys",
+          "report_rule": "the report's log2(p) samples per tile"}
+PHASES = ["sample", "splitters", "partition", "all_to_all", "local_sort", "join"]
+# The field's anchors, input rows per second per GPU (information: other GPUs, other systems).
+ANCHORS = [(0.46, "distributed-join, 8 V100s: 800M x 800M in 0.43 s (0.46 G rows/s per GPU)"),
+           (0.65, "Gao & Sakharnykh, 1024 A100s: 667 G tuples/s (0.65 G/s per GPU)")]
+
+
+def label(v):
+    return LABELS.get(v, v)
+
+
+def shared(rows, variant, n, gpus):
+    """Whether the point ran with servers sharing a GPU (the local backend on a smaller host)."""
+    return any(r["metric"] == "shared_gpu" and r["variant"] == variant and r["n"] == n and r["param_value"] == gpus
+               and (r["median"] or 0) > 0 for r in rows)
+
+
+def plot_by_gpus(rows, ax, metric):
+    """One line per variant over the GPUs; a point whose servers shared GPUs is drawn hollow."""
+    for i, v in enumerate(hs.variants(rows, metric)):
+        xs, med, lo, hi = hs.series(rows, metric, v, x="param_value")
+        if not xs:
+            continue
+        color, marker = hs.COLORS[i % len(hs.COLORS)], hs.MARKERS[i % len(hs.MARKERS)]
+        ax.errorbar(xs, med, yerr=[[m - l for m, l in zip(med, lo)], [h - m for m, h in zip(med, hi)]],
+                    label=label(v), color=color, marker=marker, markersize=4, capsize=2, linewidth=1.2)
+        n_of = {r["param_value"]: r["n"] for r in hs.verified(rows) if r["metric"] == metric and r["variant"] == v}
+        for x, y in zip(xs, med):
+            if shared(rows, v, n_of.get(x), x):
+                ax.plot([x], [y], marker=marker, markersize=9, markerfacecolor="white", markeredgecolor=color,
+                        linestyle="none")
+
+
+def shared_note(rows):
+    return "hollow: servers sharing one GPU (a test of the code, not a scaling measurement)" \
+        if any(r["metric"] == "shared_gpu" and (r["median"] or 0) > 0 for r in rows) else None
+
+
+def plot_weak(results_dir, out):
+    rows = hs.load(results_dir, PAPER, "weak_scaling")
+    if not rows:
+        return []
+    fig, ax = hs.new_figure("Pk-Pk join across GPU servers: weak scaling (rows per GPU fixed)", "GPUs (servers)",
+                            "G input rows/s per GPU", logx=True)
+    plot_by_gpus(rows, ax, "per_gpu_rate")
+    for value, text in ANCHORS:
+        hs.hardware_line(ax, value, text)
+    return [hs.save(fig, ax, os.path.join(out, "weak_scaling.png"), rows, note=shared_note(rows))]
+
+
+def plot_strong(results_dir, out):
+    rows = hs.load(results_dir, PAPER, "strong_scaling")
+    if not rows:
+        return []
+    fig, ax = hs.new_figure("Pk-Pk join across GPU servers: strong scaling (tables fixed)", "GPUs (servers)", "ms",
+                            logx=True, logy=True)
+    plot_by_gpus(rows, ax, "join_time")
+    return [hs.save(fig, ax, os.path.join(out, "strong_scaling.png"), rows, note=shared_note(rows))]
+
+
+def plot_phases(results_dir, out):
+    rows = hs.load(results_dir, PAPER, "phases")
+    if not rows:
+        return []
+    written = []
+    variants = [v for v in hs.variants(rows, "phase_join_time")]
+    gpus = sorted({r["param_value"] for r in hs.verified(rows) if r["metric"] == "phase_join_time"})
+    fig, ax = hs.new_figure("Join across GPU servers: time per phase (slowest server)", "variant, GPUs", "ms",
+                            size=(8.0, 4.4))
+    bars, labels = [], []
+    for v in variants:
+        for p in gpus:
+            bars.append((v, p))
+            labels.append(f"{v}\np={p:g}")
+    bottoms = [0.0] * len(bars)
+    for k, phase in enumerate(PHASES):
+        heights = [hs.median_of(rows, f"phase_{phase}_time", v, param=p) or 0.0 for v, p in bars]
+        if not any(heights):
+            continue
+        ax.bar(range(len(bars)), heights, bottom=bottoms, color=hs.COLORS[k % len(hs.COLORS)], label=phase)
+        bottoms = [b + h for b, h in zip(bottoms, heights)]
+    ax.set_xticks(range(len(bars)))
+    ax.set_xticklabels(labels, fontsize=6)
+    written.append(hs.save(fig, ax, os.path.join(out, "phases.png"), rows, note=shared_note(rows)))
+
+    fig, ax = hs.new_figure("All-to-all phase vs the all-to-all limit (same bytes per GPU)", "GPUs (servers)",
+                            "GB/s per GPU to the other GPUs", logx=True)
+    plot_by_gpus([r for r in rows if r["metric"] == "phase_all_to_all_rate"], ax, "phase_all_to_all_rate")
+    xs, med, _, _ = hs.series(rows, "all_to_all_limit_rate", variants[0] if variants else "", x="param_value")
+    if xs:
+        ax.plot(xs, med, color="black", linestyle="--", marker="x", label="NCCL all-to-all, same bytes (limit)")
+    for key, value in sorted(hs.limits(results_dir).items()):
+        if key.startswith("all_to_all_gbps_p"):
+            ax.plot([float(key.split("_p")[1].split("_")[0])], [value], marker="+", color="gray", linestyle="none")
+    written.append(hs.save(fig, ax, os.path.join(out, "all_to_all.png"), rows,
+                           note="gray +: hashlab probe's all-to-all at 64 MiB .. 2 GiB per GPU"))
+    return written
+
+
+def plot_load(results_dir, out):
+    written = []
+    rows = hs.load(results_dir, PAPER, "load")
+    if rows:
+        fig, ax = hs.new_figure("Fullest server over N/p (MPC load), min..max over seeds", "GPUs (servers)",
+                                "fullest / mean load", logx=True)
+        plot_by_gpus(rows, ax, "load_ratio")
+        hs.hardware_line(ax, 1.1, "1.1 N/p (the issue's bar)")
+        written.append(hs.save(fig, ax, os.path.join(out, "load.png"), rows, note=shared_note(rows)))
+    rows = hs.load(results_dir, PAPER, "samples")
+    if rows:
+        fig, ax = hs.new_figure("Fullest server over N/p vs samples per server (p = 4, uniform keys)",
+                                "samples per server", "fullest / mean load", logx=True)
+        hs.plot_series(ax, [r for r in rows if r["variant"] == "sampled_uniform"], "load_ratio", x="param_value",
+                       label_of=label)
+        xs, med, _, _ = hs.series(rows, "load_ratio", "report_rule", x="param_value")
+        for x, y in zip(xs, med):
+            hs.paper_marker(ax, x, y, label("report_rule"))
+        hs.hardware_line(ax, 1.1, "1.1 N/p")
+        written.append(hs.save(fig, ax, os.path.join(out, "samples.png"), rows, note=shared_note(rows)))
+    return written
+
+
+def plot(results_dir):
+    out = os.path.join(results_dir, PAPER)
+    return plot_weak(results_dir, out) + plot_strong(results_dir, out) + plot_phases(results_dir, out) + \
+        plot_load(results_dir, out)
+
+
+if __name__ == "__main__":
+    hs.script_main(__doc__, plot)
