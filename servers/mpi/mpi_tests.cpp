@@ -85,6 +85,9 @@ int main(int argc, char** argv) {
     });
   }
   ::testing::InitGoogleTest(&argc, argv);
+  // An exception that escapes a test on one process must end every process (MpiServer::run calls
+  // MPI_Abort), not leave the others waiting in a collective of the next test.
+  GTEST_FLAG_SET(catch_exceptions, false);
   // Only server 0 prints the test log; every server runs every test.
   if (server.communicator().rank() != 0) {
     auto& listeners = ::testing::UnitTest::GetInstance()->listeners();

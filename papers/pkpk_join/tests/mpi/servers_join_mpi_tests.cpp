@@ -82,6 +82,9 @@ int main(int argc, char** argv) {
   hashlab::servers::MpiServer server(&argc, &argv);
   hashlab::pkpk::server = &server;
   ::testing::InitGoogleTest(&argc, argv);
+  // An exception that escapes a test on one process must end every process (MpiServer::run calls
+  // MPI_Abort), not leave the others waiting in a collective of the next test.
+  GTEST_FLAG_SET(catch_exceptions, false);
   if (server.communicator().rank() != 0) {
     auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
     delete listeners.Release(listeners.default_result_printer());
