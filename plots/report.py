@@ -286,6 +286,18 @@ def to_html(markdown_lines, title):
             "\n</body></html>\n")
 
 
+def all_to_all_limits(limits):
+    """(key, label) of the NCCL all-to-all limits `hashlab probe` measures on a host with several
+    GPUs (all_to_all_gbps_p<p>_<MiB>mib), by GPUs and size."""
+    found = []
+    for key in limits:
+        m = re.fullmatch(r"all_to_all_gbps_p(\d+)_(\d+)mib", key)
+        if m:
+            found.append((int(m.group(1)), int(m.group(2)), key))
+    return [(key, f"NCCL all-to-all, {p} GPUs, {mib} MiB per GPU, GB/s per GPU to the others")
+            for p, mib, key in sorted(found)]
+
+
 def run_modules(results_dir):
     """The modules a results folder holds results of (all of them when it holds none)."""
     present = [m for m in ve.MODULES if glob.glob(os.path.join(results_dir, m, "*.csv"))]
@@ -410,6 +422,7 @@ def report_lines(results_dir, image_root, note=""):
         lines.append(f"Device: **{limits.get('device', 'unknown')}**. Measured limits (`hashlab probe`):")
         lines.append("")
         lines += [f"- {label}: {limits[key]:.4g}" for key, label in LIMITS if key in limits]
+        lines += [f"- {label}: {limits[key]:.4g}" for key, label in all_to_all_limits(limits)]
         lines.append("")
     lines += provenance(results_dir)
     lines += ["## Summary", ""]

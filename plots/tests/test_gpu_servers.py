@@ -1,0 +1,80 @@
+"""plots/gpu_servers.py and the report's all-to-all limits, on synthetic results (no multi-GPU run is
+committed yet): every figure is drawn from rows shaped as the gpu_servers experiments write them,
+shared-GPU points included, and the probe's all-to-all limits are listed in the report's header."""
+import csv
+import os
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, HERE)
+import gpu_servers  # noqa: E402
+import report  # noqa: E402
+
+COLUMNS = ("paper,experiment,variant,n,param_name,param_value,metric,median,min,max,unit,verified,device,"
+           "timestamp,git_sha,repetitions,note,status,wall_s,device_peak_bytes").split(",")
+
+
+def row(experiment, variant, n, x, metric, value, param="gpus", verified="true", status="ok"):
+    return dict(paper="gpu_servers", experiment=experiment, variant=variant, n=n, param_name=param, param_value=x,
+                metric=metric, median=value, min=value * 0.95, max=value * 1.05, unit="x", verified=verified,
+                device="NVIDIA H200", status=status)
+
+
+def write(folder, experiment, rows):
+    os.makedirs(os.path.join(folder, "gpu_servers"), exist_ok=True)
+    with open(os.path.join(folder, "gpu_servers", experiment + ".csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(COLUMNS)
+        for r in rows:
+            w.writerow([r.get(c, "") for c in COLUMNS])
+
+
+class Figures(unittest.TestCase):
+    def test_every_experiment_gets_its_figure(self):
+        with tempfile.TemporaryDirectory() as folder:
+            for experiment in ("weak_scaling", "strong_scaling"):
+                rows = []
+                for v in ("sampled_bsp", "sampled_sort", "hashed_hash"):
+                    for p in (1, 2, 4):
+                        rows += [row(experiment, v, 2 ** 24, p, "per_gpu_rate", 5.0 / p),
+                                 row(experiment, v, 2 ** 24, p, "join_time", 10.0 / p),
+                                 row(experiment, v, 2 ** 24, p, "shared_gpu", 1 if p > 1 else 0)]
+                    rows.append(row(experiment, v, 2 ** 24, 8, "join_time", 0, verified="false", status="skipped"))
+                write(folder, experiment, rows)
+            rows = []
+            for v in ("sampled_bsp", "hashed_hash"):
+                for p in (1, 2, 4):
+                    rows += [row("phases", v, 2 ** 24, p, f"phase_{ph}_time", 0.5) for ph in gpu_servers.PHASES]
+                    rows.append(row("phases", v, 2 ** 24, p, "phase_all_to_all_rate", 100.0))
+                    if p > 1:
+                        rows.append(row("phases", v, 2 ** 24, p, "all_to_all_limit_rate", 150.0))
+            write(folder, "phases", rows)
+            write(folder, "load", [row("load", v, 2 ** 24, p, "load_ratio", 1.02)
+                                   for v in ("sampled_uniform", "hashed_clustered") for p in (2, 4)])
+            write(folder, "samples", [row("samples", "sampled_uniform", 2 ** 24, m, "load_ratio", 1 + m ** -0.5,
+                                          param="samples_per_server") for m in (4, 16, 64, 256)] +
+                  [row("samples", "report_rule", 2 ** 24, 4096, "load_ratio", 1.01, param="samples_per_server")])
+            written = [os.path.basename(p) for p in gpu_servers.plot(folder)]
+            self.assertEqual(written, ["weak_scaling.png", "strong_scaling.png", "phases.png", "all_to_all.png",
+                                       "load.png", "samples.png"])
+            for name in written:
+                self.assertGreater(os.path.getsize(os.path.join(folder, "gpu_servers", name)), 1000)
+
+    def test_a_run_without_these_experiments_draws_nothing(self):
+        with tempfile.TemporaryDirectory() as folder:
+            self.assertEqual(gpu_servers.plot(folder), [])
+
+
+class ReportLimits(unittest.TestCase):
+    def test_the_probes_all_to_all_limits_are_listed_by_gpus_and_size(self):
+        limits = {"copy_gbps": 4000.0, "all_to_all_gbps_p4_2048mib": 322.0, "all_to_all_gbps_p2_64mib": 125.0,
+                  "all_to_all_gbps_p2_512mib": 275.0}
+        keys = [key for key, _ in report.all_to_all_limits(limits)]
+        self.assertEqual(keys, ["all_to_all_gbps_p2_64mib", "all_to_all_gbps_p2_512mib", "all_to_all_gbps_p4_2048mib"])
+        self.assertEqual(report.all_to_all_limits({"copy_gbps": 1.0}), [])
+
+
+if __name__ == "__main__":
+    unittest.main()
