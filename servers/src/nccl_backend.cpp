@@ -80,18 +80,20 @@ class NcclCommunicator final : public Communicator {
       HASHLAB_CUDA_CHECK(cudaMemcpyAsync(static_cast<char*>(recv) + plan.recv_offsets[me],
                                          static_cast<const char*>(send) + plan.send_offsets[me], plan.send_counts[me],
                                          cudaMemcpyDeviceToDevice, stream()));
-    call(ncclGroupStart(), "ncclGroupStart");
+    // Inside the group the calls only enqueue: their results are checked, and the wait for the
+    // non-blocking communicator comes after ncclGroupEnd.
+    call(ncclGroupStart(), "ncclGroupStart", false);
     for (int peer = 0; peer < size(); ++peer) {
       const auto d = static_cast<std::size_t>(peer);
       if (d == me) continue;
       if (plan.send_counts[d] > 0)
         call(ncclSend(static_cast<const char*>(send) + plan.send_offsets[d], plan.send_counts[d], ncclChar, peer, comm_,
                       stream()),
-             "ncclSend");
+             "ncclSend", false);
       if (plan.recv_counts[d] > 0)
         call(ncclRecv(static_cast<char*>(recv) + plan.recv_offsets[d], plan.recv_counts[d], ncclChar, peer, comm_,
                       stream()),
-             "ncclRecv");
+             "ncclRecv", false);
     }
     call(ncclGroupEnd(), "ncclGroupEnd");
     synchronize();
@@ -139,15 +141,16 @@ class NcclCommunicator final : public Communicator {
   }
 
  private:
-  /// Checks a call's immediate result, then waits (watching the group) while the non-blocking
-  /// communicator still works on it.
-  void call(ncclResult_t result, const char* what) {
+  /// Checks a call's immediate result, then (`wait`) waits, watching the group, while the
+  /// non-blocking communicator still works on it.
+  void call(ncclResult_t result, const char* what, bool wait = true) {
     if (result != ncclSuccess && result != ncclInProgress) {
       const std::string reason = who() + ": " + nccl_failure(result, what, comm_);
       state_->abort(reason);
       abort_communicator();
       throw NcclError(reason);
     }
+    if (!wait) return;
     for (int polls = 0;; ++polls) {
       ncclResult_t async = ncclSuccess;
       if (comm_ == nullptr) return;
