@@ -107,10 +107,12 @@ std::uint32_t clustered(std::uint64_t k) { return static_cast<std::uint32_t>(((k
 }  // namespace
 
 GlobalTables& global_tables(PointContext& ctx, KeyLayout layout, std::uint64_t n) {
-  const std::string key = "servers:tables:" + std::string(layout_name(layout)) + ":" + std::to_string(n) + ":" +
-                          std::to_string(ctx.seed());
+  const std::string layout_key = "servers:tables:" + std::string(layout_name(layout)) + ":";
+  const std::string key = layout_key + std::to_string(n) + ":" + std::to_string(ctx.seed());
   return ctx.cached<GlobalTables>(key, [&] {
-    ctx.drop_cached("servers:tables:");
+    // One size per layout at a time; the load experiment's three layouts of one size stay (its
+    // variants alternate between them).
+    ctx.drop_cached(layout_key);
         GlobalTables t;
     if (layout == KeyLayout::kUniform) {
       // The generator's pk-pk tables, drawn on the device, as the single-GPU experiments draw them.
