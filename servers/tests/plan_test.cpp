@@ -119,3 +119,32 @@ TEST(Guarded, ReturnsWhatTheStepThrew) {
 
 }  // namespace
 }  // namespace hashlab::servers
+
+#include "hashlab/servers/shuffle.hpp"
+
+namespace hashlab::servers {
+namespace {
+
+TEST(ShuffleServer, SpreadsKeyTuplesEvenlyAndOneServerTakesAll) {
+  constexpr unsigned p = 4;
+  std::vector<unsigned> counts(p, 0);
+  for (std::uint32_t a = 0; a < 400; ++a)
+    for (std::uint32_t b = 0; b < 1000; ++b) {
+      const std::uint32_t tuple[] = {a, b};
+      const unsigned d = server_of_key_tuple(tuple, 2, p);
+      ASSERT_LT(d, p);
+      ++counts[d];
+    }
+  for (unsigned d = 0; d < p; ++d) EXPECT_NEAR(counts[d], 100000.0, 2000.0) << "server " << d;
+  const std::uint32_t one[] = {42};
+  EXPECT_EQ(server_of_key_tuple(one, 1, 1), 0u);
+  // The tuple's order matters: (1, 2) and (2, 1) are different groups.
+  const std::uint32_t ab[] = {1, 2}, ba[] = {2, 1};
+  bool differs = false;
+  for (unsigned servers = 2; servers < 64 && !differs; ++servers)
+    differs = server_of_key_tuple(ab, 2, servers) != server_of_key_tuple(ba, 2, servers);
+  EXPECT_TRUE(differs);
+}
+
+}  // namespace
+}  // namespace hashlab::servers

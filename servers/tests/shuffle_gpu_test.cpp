@@ -1,0 +1,152 @@
+// Hash partitioning and the exchange of every column (shuffle.hpp): every row reaches the server
+// its key tuple's hash picks, whole (keys and values of 4 and 8 bytes together), none lost or
+// repeated; bad input on one server reaches every server. The local backend at p = 1 to 4 on one
+// GPU, NCCL at 1, 2 and 4 where the host has the GPUs.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <mutex>
+#include <tuple>
+
+#include "hashlab/servers/group.hpp"
+#include "hashlab/servers/shuffle.hpp"
+#include "hashlab/testing/gpu_test.hpp"
+
+namespace hashlab::servers {
+namespace {
+
+using Param = std::tuple<Backend, int>;
+
+/// One row as the test tracks it: two key columns, an 8-byte and a 4-byte value.
+using Row = std::tuple<std::uint32_t, std::uint32_t, std::uint64_t, std::uint32_t>;
+
+class Shuffle : public testing::GpuTestWithParam<Param> {
+ protected:
+  void SetUp() override {
+    testing::GpuTestWithParam<Param>::SetUp();
+    if (IsSkipped()) return;
+    const auto [backend, p] = GetParam();
+    if (backend == Backend::kNccl && !nccl_built()) GTEST_SKIP() << "this build has no NCCL";
+    if (backend == Backend::kNccl && p > device_count())
+      GTEST_SKIP() << "needs " << p << " GPUs for " << p << " NCCL servers; this host has " << device_count();
+    group_ = std::make_unique<ServerGroup>(GroupOptions{p, backend, {}});
+  }
+  int p() const { return std::get<1>(GetParam()); }
+  std::unique_ptr<ServerGroup> group_;
+};
+
+std::string name_of(const ::testing::TestParamInfo<Param>& info) {
+  return std::string(to_string(std::get<0>(info.param))) + std::to_string(std::get<1>(info.param));
+}
+
+INSTANTIATE_TEST_SUITE_P(Servers, Shuffle,
+                         ::testing::Values(Param{Backend::kLocal, 1}, Param{Backend::kLocal, 2}, Param{Backend::kLocal, 3},
+                                           Param{Backend::kLocal, 4}, Param{Backend::kNccl, 1},
+                                           Param{Backend::kNccl, 2}, Param{Backend::kNccl, 4}),
+                         name_of);
+
+/// Server r's rows: 1000 * (r + 1) of them (server 0 fewest), keys repeating across servers.
+std::vector<Row> rows_of(int r) {
+  std::vector<Row> rows;
+  for (std::uint32_t i = 0; i < 1000u * static_cast<std::uint32_t>(r + 1); ++i)
+    rows.emplace_back(i % 97, (i * 7 + static_cast<std::uint32_t>(r)) % 13,
+                      (std::uint64_t{static_cast<std::uint32_t>(r)} << 40) | i, i ^ 0xabcdu);
+  return rows;
+}
+
+TEST_P(Shuffle, EveryRowReachesItsKeysServerWhole) {
+  std::mutex mutex;
+  std::vector<Row> sent, received;
+  std::vector<std::vector<std::uint64_t>> loads(static_cast<std::size_t>(p()));
+  group_->run([&](Communicator& comm) {
+    const std::vector<Row> mine = rows_of(comm.rank());
+    std::vector<std::uint32_t> k0, k1, v32;
+    std::vector<std::uint64_t> v64;
+    for (const auto& [a, b, c, d] : mine) {
+      k0.push_back(a);
+      k1.push_back(b);
+      v64.push_back(c);
+      v32.push_back(d);
+    }
+    cudaStream_t st = comm.stream();
+    auto dk0 = to_device(k0, st), dk1 = to_device(k1, st), dv32 = to_device(v32, st);
+    auto dv64 = to_device(v64, st);
+    const std::uint32_t* keys[] = {dk0.data(), dk1.data()};
+    const ShuffledTable got = shuffle_by_key_hash(comm, {keys, 2}, {{dv64.data(), 8}, {dv32.data(), 4}}, mine.size());
+    const auto r0 = got.keys[0].to_host(st), r1 = got.keys[1].to_host(st);
+    const auto b64 = got.values[0].to_host(st), b32 = got.values[1].to_host(st);
+    ASSERT_EQ(b64.size(), got.rows * 8);
+    std::vector<Row> here;
+    for (std::size_t i = 0; i < got.rows; ++i) {
+      std::uint64_t c;
+      std::uint32_t d;
+      std::memcpy(&c, b64.data() + 8 * i, 8);
+      std::memcpy(&d, b32.data() + 4 * i, 4);
+      const std::uint32_t tuple[] = {r0[i], r1[i]};
+      EXPECT_EQ(server_of_key_tuple(tuple, 2, static_cast<unsigned>(comm.size())), static_cast<unsigned>(comm.rank()))
+          << "a row on the wrong server";
+      here.emplace_back(r0[i], r1[i], c, d);
+    }
+    std::lock_guard<std::mutex> lock(mutex);
+    sent.insert(sent.end(), mine.begin(), mine.end());
+    received.insert(received.end(), here.begin(), here.end());
+    loads[static_cast<std::size_t>(comm.rank())] = got.loads;
+    EXPECT_EQ(got.loads[static_cast<std::size_t>(comm.rank())], got.rows);
+  });
+  std::sort(sent.begin(), sent.end());
+  std::sort(received.begin(), received.end());
+  EXPECT_EQ(received, sent) << "every row arrives once, its columns together";
+  for (const auto& l : loads) EXPECT_EQ(l, loads[0]) << "every server knows every load";
+}
+
+TEST_P(Shuffle, AServerWithoutRowsTakesPart) {
+  group_->run([&](Communicator& comm) {
+    const std::vector<std::uint32_t> k = comm.rank() == 0 ? std::vector<std::uint32_t>{} : std::vector<std::uint32_t>{1, 2, 3};
+    auto dk = to_device(k, comm.stream());
+    const std::uint32_t* keys[] = {dk.data()};
+    const ShuffledTable got = shuffle_by_key_hash(comm, {keys, 1}, {}, k.size());
+    std::uint64_t total = 0;
+    for (const auto l : got.loads) total += l;
+    EXPECT_EQ(total, 3u * static_cast<std::uint64_t>(comm.size() - 1));
+  });
+}
+
+TEST_P(Shuffle, BadInputOnOneServerReachesEveryServer) {
+  int threw = 0;
+  std::mutex mutex;
+  EXPECT_THROW(group_->run([&](Communicator& comm) {
+                 const std::vector<std::uint32_t> k = {1, 2, 3};
+                 auto dk = to_device(k, comm.stream());
+                 auto dv = to_device(k, comm.stream());
+                 const std::uint32_t* keys[] = {dk.data()};
+                 // The last server's value column has 3-byte elements.
+                 const std::size_t bytes = comm.rank() + 1 == comm.size() ? 3 : 4;
+                 try {
+                   shuffle_by_key_hash(comm, {keys, 1}, {{dv.data(), bytes}}, k.size());
+                 } catch (const std::invalid_argument& e) {
+                   EXPECT_NE(std::string(e.what()).find("3-byte elements"), std::string::npos) << e.what();
+                   std::lock_guard<std::mutex> lock(mutex);
+                   ++threw;
+                   throw;
+                 }
+               }),
+               std::invalid_argument);
+  EXPECT_EQ(threw, p());
+  EXPECT_FALSE(group_->failed());
+}
+
+TEST_P(Shuffle, ServersThatPassDifferentColumnsAreRefusedAlike) {
+  if (p() < 2) GTEST_SKIP() << "needs two servers";
+  EXPECT_THROW(group_->run([&](Communicator& comm) {
+                 const std::vector<std::uint32_t> k = {1, 2, 3};
+                 auto dk = to_device(k, comm.stream());
+                 const std::uint32_t* keys[] = {dk.data(), dk.data()};
+                 shuffle_by_key_hash(comm, {keys, comm.rank() == 0 ? 2 : 1}, {}, k.size());
+               }),
+               std::invalid_argument);
+  EXPECT_FALSE(group_->failed());
+}
+
+}  // namespace
+}  // namespace hashlab::servers
