@@ -30,7 +30,6 @@ have_header() {
   return 1
 }
 have_header boost/program_options.hpp || missing_pkgs+=(libboost-program-options-dev)
-have_header benchmark/benchmark.h || missing_pkgs+=(libbenchmark-dev)
 have_header gtest/gtest.h || missing_pkgs+=(libgtest-dev)
 # MPI for the servers layer's mpirun launcher (servers/mpi; CMake builds it when it finds MPI).
 command -v mpicxx >/dev/null 2>&1 || missing_pkgs+=(libopenmpi-dev openmpi-bin)

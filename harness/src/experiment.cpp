@@ -1,12 +1,8 @@
 // The registry, run options, and the per-point context with its timing (see experiment.hpp).
 #include "hashlab/harness/experiment.hpp"
 
-#include <benchmark/benchmark.h>
-
 #include <algorithm>
 #include <chrono>
-#include <exception>
-#include <mutex>
 #include <sstream>
 #include <stdexcept>
 
@@ -14,89 +10,6 @@
 #include "hashlab/harness/parse.hpp"
 
 namespace hashlab::harness {
-namespace {
-
-// ---- Google Benchmark as the repetition engine ----------------------------------------------
-//
-// Each point is registered as one benchmark with manual time: every repetition is exactly one
-// iteration whose time we measure ourselves (CUDA events or the host clock), so untimed work
-// (a reset) can run inside the iteration. Google Benchmark runs the repetitions and computes
-// the median; min and max are added as custom statistics.
-
-void initialise_benchmark_once() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    static char name[] = "hashlab";
-    static char* argv[] = {name, nullptr};
-    int argc = 1;
-    benchmark::Initialize(&argc, argv);
-  });
-}
-
-class StatisticsReporter : public benchmark::BenchmarkReporter {
- public:
-  bool ReportContext(const Context&) override { return true; }
-  void ReportRuns(const std::vector<Run>& runs) override {
-    for (const auto& run : runs) {
-      if (run.run_type != Run::RT_Aggregate) continue;
-      const double ms = run.GetAdjustedRealTime() / benchmark::GetTimeUnitMultiplier(run.time_unit) * 1e3;
-      if (run.aggregate_name == "median") timing.median_ms = ms;
-      else if (run.aggregate_name == "min") timing.min_ms = ms;
-      else if (run.aggregate_name == "max") timing.max_ms = ms;
-    }
-  }
-  void Finalize() override {}
-  Timing timing;
-};
-
-double min_of(const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); }
-double max_of(const std::vector<double>& v) { return *std::max_element(v.begin(), v.end()); }
-
-// Runs `one_run_ms` (which returns the measured milliseconds of one run) `repetitions` times.
-Timing repeat_with_benchmark(const std::function<double()>& one_run_ms, int repetitions) {
-  initialise_benchmark_once();
-  repetitions = std::max(repetitions, 2);  // aggregates need at least two repetitions
-  std::exception_ptr error;
-  benchmark::ClearRegisteredBenchmarks();
-  benchmark::RegisterBenchmark("point", [&](benchmark::State& state) {
-    for (auto _ : state) {
-      if (error) {
-        state.SkipWithError("an earlier repetition failed");
-        break;
-      }
-      try {
-        state.SetIterationTime(one_run_ms() / 1e3);
-      } catch (...) {
-        error = std::current_exception();
-        state.SkipWithError("the run threw");
-        break;
-      }
-    }
-  })
-      ->UseManualTime()
-      ->Iterations(1)
-      ->Repetitions(repetitions)
-      ->ReportAggregatesOnly(true)
-      ->Unit(benchmark::kMillisecond)
-      ->ComputeStatistics("min", min_of)
-      ->ComputeStatistics("max", max_of);
-  StatisticsReporter reporter;
-  benchmark::RunSpecifiedBenchmarks(&reporter);
-  benchmark::ClearRegisteredBenchmarks();
-  if (error) std::rethrow_exception(error);
-  reporter.timing.repetitions = repetitions;
-  return reporter.timing;
-}
-
-}  // namespace
-
-Timing summarize(std::vector<double> ms) {
-  if (ms.empty()) throw std::invalid_argument("summarize: no times");
-  std::sort(ms.begin(), ms.end());
-  const std::size_t n = ms.size();
-  const double median = n % 2 == 1 ? ms[n / 2] : (ms[n / 2 - 1] + ms[n / 2]) / 2;
-  return {median, ms.front(), ms.back(), static_cast<int>(n)};
-}
 
 // ---- RunOptions, Point ------------------------------------------------------------------------
 
@@ -111,9 +24,14 @@ std::uint64_t RunOptions::pick_size(std::uint64_t quick_size, std::uint64_t full
   return full() ? full_size : quick_size;
 }
 
-int RunOptions::repetitions_after(double warmup_ms) const {
-  if (repetitions > 0 || warmup_ms < kLongRunMs) return effective_repetitions();
-  return full() ? 5 : 3;
+TimingPlan RunOptions::timing_plan() const {
+  TimingPlan plan;
+  plan.warmups = warmups;
+  plan.repetitions = repetitions;
+  plan.short_repetitions = full() ? 10 : 5;
+  plan.long_repetitions = full() ? 5 : 3;
+  plan.long_run_ms = kLongRunMs;
+  return plan;
 }
 
 const std::string& RunOptions::option(const std::string& name) const {
@@ -170,89 +88,38 @@ PointContext::PointContext(const Point& point, const RunOptions& options, cudaSt
 Timing PointContext::time_gpu(const std::function<void(cudaStream_t)>& run,
                               const std::function<void(cudaStream_t)>& reset) {
   const auto began = std::chrono::steady_clock::now();
-  EventTimer timer;
-  double warmup_ms = -1;
-  for (int w = 0; w < options_.warmups; ++w) {
-    if (reset) reset(stream_);
-    timer.start(stream_);
-    run(stream_);
-    timer.stop(stream_);
-    warmup_ms = timer.elapsed_ms();
-  }
-  HASHLAB_CUDA_CHECK(cudaStreamSynchronize(stream_));
-  const Timing timing = repeat_with_benchmark(
-      [&] {
-        if (reset) reset(stream_);
-        timer.start(stream_);
-        run(stream_);
-        timer.stop(stream_);
-        return timer.elapsed_ms();
-      },
-      options_.repetitions_after(warmup_ms));
+  const Timing timing = harness::time_gpu(options_.timing_plan(), stream_, run, reset);
   timed_seconds_ += seconds_since(began);
   return timing;
 }
 
 std::vector<PhaseTiming> PointContext::time_phases(const std::function<void(PhaseTimer&, cudaStream_t)>& run,
                                                    const std::function<void(cudaStream_t)>& reset) {
-  PhaseTimer timer;
-  std::function<void()> reset_on_stream;
-  if (reset) reset_on_stream = [&] { reset(stream_); };
-  return time_measured_phases(
-      [&] {
-        timer.clear();
-        run(timer, stream_);
-        return timer.results();
-      },
-      reset_on_stream);
+  const auto began = std::chrono::steady_clock::now();
+  auto phases = harness::time_phases(options_.timing_plan(), stream_, run, reset);
+  timed_seconds_ += seconds_since(began);
+  return phases;
 }
 
 std::vector<PhaseTiming> PointContext::time_measured_phases(const std::function<std::vector<PhaseTime>()>& run,
                                                             const std::function<void()>& reset) {
-  std::vector<PhaseTiming> phases;
-  std::vector<std::vector<double>> times;
-  int runs = 0;
-  // One run; its phases after the warm-ups are recorded. Returns their sum.
-  auto one_run = [&](bool record) {
-    if (reset) reset();
-    const std::vector<PhaseTime> marked = run();
-    if (runs++ == 0)
-      for (const auto& p : marked) phases.push_back({p.name, p.items, p.unit, {}});
-    if (marked.size() != phases.size())
-      throw std::logic_error("time_phases: a run marked " + std::to_string(marked.size()) + " phases, the first " +
-                             std::to_string(phases.size()));
-    times.resize(phases.size());
-    double total = 0;
-    for (std::size_t i = 0; i < marked.size(); ++i) {
-      if (marked[i].name != phases[i].name)
-        throw std::logic_error("time_phases: phase " + std::to_string(i) + " is '" + marked[i].name + "', was '" +
-                               phases[i].name + "'");
-      if (record) times[i].push_back(marked[i].ms);
-      total += marked[i].ms;
-    }
-    return total;
-  };
   const auto began = std::chrono::steady_clock::now();
-  double warmup_ms = -1;
-  for (int w = 0; w < options_.warmups; ++w) warmup_ms = one_run(false);
-  repeat_with_benchmark([&] { return one_run(true); }, options_.repetitions_after(warmup_ms));
-  for (std::size_t i = 0; i < phases.size(); ++i) phases[i].timing = summarize(times[i]);
+  auto phases = harness::time_measured_phases(options_.timing_plan(), run, reset);
   timed_seconds_ += seconds_since(began);
   return phases;
 }
 
 Timing PointContext::time_host(const std::function<void()>& run, const std::function<void()>& reset) {
   const auto began = std::chrono::steady_clock::now();
-  auto one_run_ms = [&] {
-    if (reset) reset();
-    const auto start = std::chrono::steady_clock::now();
-    run();
-    const auto stop = std::chrono::steady_clock::now();
-    return std::chrono::duration<double, std::milli>(stop - start).count();
-  };
-  double warmup_ms = -1;
-  for (int w = 0; w < options_.warmups; ++w) warmup_ms = one_run_ms();
-  const Timing timing = repeat_with_benchmark(one_run_ms, options_.repetitions_after(warmup_ms));
+  const Timing timing = harness::time_host(options_.timing_plan(), run, reset);
+  timed_seconds_ += seconds_since(began);
+  return timing;
+}
+
+Timing PointContext::time(Clock clock, const std::function<void(cudaStream_t)>& run,
+                          const std::function<void(cudaStream_t)>& reset) {
+  const auto began = std::chrono::steady_clock::now();
+  const Timing timing = harness::time_on(clock, options_.timing_plan(), stream_, run, reset);
   timed_seconds_ += seconds_since(began);
   return timing;
 }

@@ -28,7 +28,7 @@
 namespace hashlab::harness {
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using SteadyClock = std::chrono::steady_clock;
 
 std::string utc_timestamp() {
   const std::time_t now = std::time(nullptr);
@@ -291,7 +291,7 @@ RunSummary run_experiments(const std::vector<const Experiment*>& experiments, co
   Estimates estimates(options.reference_dir, options.full());
   std::unique_ptr<Stream> stream;
   if (options.gpu) stream = std::make_unique<Stream>();
-  const auto run_start = Clock::now();
+  const auto run_start = SteadyClock::now();
   double done_weight = 0;
   int done = 0;
   const int width = static_cast<int>(std::to_string(summary.points).size());
@@ -339,7 +339,7 @@ RunSummary run_experiments(const std::vector<const Experiment*>& experiments, co
       std::optional<PointContext> ctx_slot;
       ctx_slot.emplace(point, options, stream ? stream->get() : nullptr, cache, &used);
       std::string error, skip;
-      const auto point_start = Clock::now();
+      const auto point_start = SteadyClock::now();
       std::size_t peak = 0;
       // A point estimated not to fit is skipped before it runs; one that runs out of memory anyway
       // is skipped when its allocation fails (below).
@@ -397,11 +397,11 @@ RunSummary run_experiments(const std::vector<const Experiment*>& experiments, co
       }
       file.add(point, ctx, !verified ? "false" : ctx.sampled() ? "sampled" : "true", note,
                options.effective_repetitions(), skipped ? "skipped" : verified ? "ok" : "failed",
-               std::chrono::duration<double>(Clock::now() - point_start).count(), peak);
+               std::chrono::duration<double>(SteadyClock::now() - point_start).count(), peak);
 
       ++done;
       done_weight += weight(point);
-      const double elapsed = std::chrono::duration<double>(Clock::now() - run_start).count();
+      const double elapsed = std::chrono::duration<double>(SteadyClock::now() - run_start).count();
       const double eta = done_weight > 0 ? elapsed * (total_weight - done_weight) / done_weight : 0;
       std::ostringstream line;
       char counter[32];
@@ -417,7 +417,7 @@ RunSummary run_experiments(const std::vector<const Experiment*>& experiments, co
       }
       // The point's wall time, and how much of it built inputs and answers and ran the timed runs.
       line << (skipped ? "  skipped" : verified ? "  ok" : "  FAILED") << "  ("
-           << number(std::chrono::duration<double>(Clock::now() - point_start).count()) << " s: inputs "
+           << number(std::chrono::duration<double>(SteadyClock::now() - point_start).count()) << " s: inputs "
            << number(ctx.input_seconds()) << ", timed " << number(ctx.timed_seconds()) << "; elapsed "
            << format_duration(elapsed) << ", ETA " << format_duration(eta) << ")";
       std::cout << line.str() << std::endl;

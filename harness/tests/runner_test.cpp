@@ -482,7 +482,7 @@ TEST(Timing, AnExceptionInsideATimedRunPropagates) {
   EXPECT_THROW(ctx.time_host([] { throw std::runtime_error("inside"); }), std::runtime_error);
 }
 
-TEST(Timing, SummarizeTakesTheMedianAsGoogleBenchmarkDoes) {
+TEST(Timing, SummarizeTakesTheMeanOfTheMiddleTwoForAnEvenCount) {
   const Timing odd = summarize({5, 1, 3});
   EXPECT_EQ(odd.median_ms, 3);
   EXPECT_EQ(odd.min_ms, 1);

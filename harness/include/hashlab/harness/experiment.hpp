@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "hashlab/common/phase_timer.hpp"
+#include "hashlab/harness/timing.hpp"
 
 namespace hashlab::harness {
 
@@ -64,10 +65,12 @@ struct RunOptions {
   const std::string& option(const std::string& name) const;
   /// The profile's repetitions, for a run shorter than kLongRunMs: --reps when given, else 5 quick, 10 full.
   int effective_repetitions() const { return repetitions > 0 ? repetitions : (full() ? 10 : 5); }
-  /// The timed repetitions after a warm-up run of `warmup_ms` (its time on the timing's own clock;
-  /// negative when no warm-up ran): --reps when given; else effective_repetitions(), or 3 quick and 5
-  /// full for a run of at least kLongRunMs (docs/design.md, "Timing").
-  int repetitions_after(double warmup_ms) const;
+  /// The timing routine's plan for this run (timing.hpp): --warmup; --reps when given, else 5 quick
+  /// and 10 full, or 3 and 5 for a run of at least kLongRunMs (docs/design.md, "Timing").
+  TimingPlan timing_plan() const;
+  /// The timed repetitions after a warm-up run of `warmup_ms` (negative when no warm-up ran):
+  /// timing_plan().repetitions_after(warmup_ms).
+  int repetitions_after(double warmup_ms) const { return timing_plan().repetitions_after(warmup_ms); }
   static constexpr double kLongRunMs = 250;
 };
 
@@ -95,26 +98,6 @@ class SkipPoint : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// Median, minimum and maximum of the timed repetitions, in milliseconds.
-struct Timing {
-  double median_ms = 0;
-  double min_ms = 0;
-  double max_ms = 0;
-  int repetitions = 0;
-};
-
-/// The median, minimum and maximum of measured times in ms (the median as Google Benchmark takes it:
-/// the mean of the middle two for an even count). Throws std::invalid_argument when empty.
-Timing summarize(std::vector<double> ms);
-
-/// One phase's times over the repetitions of PointContext::time_phases.
-struct PhaseTiming {
-  std::string name;
-  double items = 0;  // as the algorithm marked them (PhaseTime)
-  std::string unit;
-  Timing timing;
-};
-
 /// One result row of a point (see docs/design.md's result rows).
 struct Metric {
   std::string name;   // e.g. "build_time", "build_rate", "restarts"
@@ -138,16 +121,13 @@ class PointContext {
   cudaStream_t stream() const { return stream_; }
   std::uint64_t seed() const { return options_.seed; }
 
-  /// Times `run` on the device with CUDA events: warm-up runs, then the repetitions driven by
-  /// Google Benchmark with manual time, as many as RunOptions::repetitions_after the last warm-up.
-  /// `reset` (optional) runs before every run, untimed (e.g. clearing a table); nothing else is in
-  /// the timed region.
+  /// Times `run` on the point's stream with CUDA events, by the suite's timing routine
+  /// (timing.hpp) with the run's plan (RunOptions::timing_plan): warm-up runs, then as many
+  /// repetitions as the plan asks after the last warm-up. `reset` (optional) runs before every
+  /// run, untimed (e.g. clearing a table); nothing else is in the timed region.
   Timing time_gpu(const std::function<void(cudaStream_t)>& run,
                   const std::function<void(cudaStream_t)>& reset = {});
-  /// The phases of a run, timed with the same warm-ups and repetitions: `run` marks them on the
-  /// PhaseTimer it is handed (an algorithm's optional timer, common/phase_timer.hpp). Returns each
-  /// phase's median, minimum and maximum over the repetitions, in the order they ran; every run
-  /// must mark the same phases (std::logic_error otherwise).
+  /// The phases of a run, timed with the same warm-ups and repetitions (harness::time_phases).
   std::vector<PhaseTiming> time_phases(const std::function<void(PhaseTimer&, cudaStream_t)>& run,
                                        const std::function<void(cudaStream_t)>& reset = {});
   /// The same for a run that times its phases itself and returns them (the same phases, in the
@@ -157,6 +137,9 @@ class PointContext {
                                                 const std::function<void()>& reset = {});
   /// The same for host code, on the host's steady clock.
   Timing time_host(const std::function<void()>& run, const std::function<void()>& reset = {});
+  /// time_gpu or time_host by `clock` (a catalogue entry says which clock its run needs).
+  Timing time(Clock clock, const std::function<void(cudaStream_t)>& run,
+              const std::function<void(cudaStream_t)>& reset = {});
 
   /// Adds "<what>_time" (ms) and "<what>_rate" (items / time, in G<item_unit>/s) rows.
   void report_time(const std::string& what, const Timing& timing, double items, const std::string& item_unit);
