@@ -32,6 +32,8 @@ LABELS = {
     "mp_ega": "MP-EGA (host data)",
     "hash": "hash (cuDF-style)",
     "cpu_join": "CPU join (multi-threaded)",
+    "cpu_stl": "CPU single-threaded (STL)",
+    "sort_join_hmap": "full sort join, the report's hmaps",
 }
 
 # compare/tpch's queries (the point's parameter; compare/include/hashlab/compare/tpch.hpp).

@@ -1,7 +1,7 @@
 // compare/tpch (issue 17): the suite's group-bys and Pk-Pk joins on TPC-H's lineitem and orders,
 // real data beside the generator's uniform keys of the same cardinality. The plan, the queries
-// and the data directory are compare/tpch.hpp's; every algorithm runs through owndata/'s
-// adapters (multi-column keys, several aggregations), as `hashlab groupby` and `hashlab join` do.
+// and the data directory are compare/tpch.hpp's; every algorithm runs through the catalogue
+// (several key columns, several aggregations), as `hashlab groupby` and `hashlab join` do.
 //
 //   query 1     Q1's shape, group by (l_returnflag, l_linestatus): the group-bys that take two key columns
 //   query 2/3/4 group by l_suppkey / l_partkey / l_orderkey: every group-by; "uniform" 2/3/4: the same
@@ -16,23 +16,23 @@
 #include <string>
 #include <vector>
 
+#include "experiments.hpp"
+#include "hashlab/catalogue/checks.hpp"
+#include "hashlab/catalogue/groupby.hpp"
+#include "hashlab/catalogue/join.hpp"
 #include "hashlab/common/generator.hpp"
 #include "hashlab/common/memory.hpp"
 #include "hashlab/compare/tpch.hpp"
-#include "hashlab/harness/experiment.hpp"
-#include "hashlab/owndata/groupby.hpp"
-#include "hashlab/owndata/join.hpp"
-#include "hashlab/pkpk_join/pkpk_join.hpp"
 #include "hashlab/reference/groupby.hpp"
 
-namespace hashlab::compare {
+namespace hashlab::compare::experiments {
 namespace {
 
 using harness::Point;
 using harness::PointContext;
-using reference::Aggregation;
+using catalogue::Aggregation;
+using catalogue::Column;
 
-constexpr const char* kPaper = "compare";
 // ---- the data and each query's input -------------------------------------------------------------
 
 const tpch::Data& tpch_data(PointContext& ctx, std::string& sf) {
@@ -48,13 +48,11 @@ const tpch::Data& tpch_data(PointContext& ctx, std::string& sf) {
   return data;
 }
 
-owndata::KeyColumn key_column(const tpch::Data& data, const std::string& name) {
-  return {name, data.path(name), data.column(name)};
-}
-
+/// A case's columns: the host vectors the catalogue's columns point into.
 struct GroupCase {
-  owndata::GroupByInput input;
-  owndata::GroupByOptions options;
+  std::vector<std::vector<std::uint32_t>> keys, values;
+  std::vector<std::string> key_names, value_names, sources;
+  catalogue::GroupByInput input;
   reference::GroupByResult expected;
   std::string note;
 };
@@ -65,29 +63,43 @@ GroupCase& group_case(PointContext& ctx, const tpch::Data& data, const std::stri
     ctx.drop_cached("tpch:input:");
     const tpch::Query& q = tpch::query_of(p);
     GroupCase c;
-    c.options.aggs = {Aggregation::kSum, Aggregation::kCount, Aggregation::kMin, Aggregation::kMax};
-    for (const auto& k : q.keys) c.input.keys.push_back(key_column(data, k));
+    for (const auto& k : q.keys) {
+      c.keys.push_back(data.column(k));
+      c.key_names.push_back(k);
+      c.sources.push_back(data.path(k));
+    }
     if (tpch::is_uniform(p)) {  // the same rows, the key column drawn by the shared generator
-      owndata::KeyColumn& keys = c.input.keys.front();
-      const gen::KeySpec spec = gen::KeySpec::uniform(tpch::count_distinct(keys.data));
+      const gen::KeySpec spec = gen::KeySpec::uniform(tpch::count_distinct(c.keys.front()));
       gen::validate(spec, p.n);
       DeviceBuffer<std::uint32_t> d_keys(p.n, ctx.stream());
       gen::generate_keys(spec, ctx.seed(), d_keys.data(), p.n, ctx.stream());
-      keys = {"uniform_" + keys.name, spec.describe() + ", seed " + std::to_string(ctx.seed()), d_keys.to_host(ctx.stream())};
+      c.keys.front() = d_keys.to_host(ctx.stream());
+      c.key_names.front() = "uniform_" + c.key_names.front();
+      c.sources.front() = spec.describe() + ", seed " + std::to_string(ctx.seed());
     }
     for (const char* v : {"l_quantity", "l_extendedprice"}) {
-      const auto& column = data.column(v);
-      c.input.values.push_back({v, data.path(v), false, std::vector<std::int64_t>(column.begin(), column.end()), {}});
+      c.values.push_back(data.column(v));
+      c.value_names.push_back(v);
     }
+    for (std::size_t k = 0; k < c.keys.size(); ++k) {
+      c.input.keys.push_back(Column::on_host(c.keys[k], c.key_names[k]));
+      c.input.keys.back().source = c.sources[k];
+    }
+    for (std::size_t v = 0; v < c.values.size(); ++v) {
+      c.input.values.push_back(Column::on_host(c.values[v], c.value_names[v]));
+      c.input.values.back().source = data.path(c.value_names[v]);
+    }
+    c.input.aggregations = {Aggregation::kSum, Aggregation::kCount, Aggregation::kMin, Aggregation::kMax};
     std::string oracle;
-    c.expected = owndata::oracle_groupby(c.input, c.options, &oracle);
+    c.expected = catalogue::oracle_groupby(c.input, &oracle);
     c.note = tpch::describe(p, sf, c.expected.groups()) + (oracle.empty() ? "" : "; " + oracle);
     return c;
   });
 }
 
 struct JoinCase {
-  owndata::JoinInput input;
+  std::vector<std::uint32_t> r_keys, r_values, s_keys, s_values;
+  catalogue::JoinInput input;
   std::vector<pkpk::JoinedRow> expected;  // sorted by key
   std::string note;
 };
@@ -97,20 +109,22 @@ JoinCase& join_case(PointContext& ctx, const tpch::Data& data, const std::string
   return ctx.cached<JoinCase>("tpch:input:" + p.param_name + ":" + std::to_string(p.param_value), [&] {
     ctx.drop_cached("tpch:input:");
     JoinCase c;
-    c.input.r = {key_column(data, "o_orderkey"), key_column(data, "o_totalprice")};
+    c.r_keys = data.column("o_orderkey");
+    c.r_values = data.column("o_totalprice");
     tpch::Grouped s = tpch::group_by_order(data.column("l_orderkey"), data.column("l_quantity"));
-    c.input.s = {{"l_orderkey", data.path("l_orderkey") + " (grouped)", std::move(s.keys)},
-                 {"sum_l_quantity", data.path("l_quantity") + " (summed by l_orderkey)", std::move(s.sums)}};
+    c.s_keys = std::move(s.keys);
+    c.s_values = std::move(s.sums);
+    c.input = {Column::on_host(c.r_keys, "o_orderkey"), Column::on_host(c.r_values, "o_totalprice"),
+               Column::on_host(c.s_keys, "l_orderkey"), Column::on_host(c.s_values, "sum_l_quantity")};
+    c.input.r_keys.source = data.path("o_orderkey");
+    c.input.r_values.source = data.path("o_totalprice");
+    c.input.s_keys.source = data.path("l_orderkey") + " (grouped)";
+    c.input.s_values.source = data.path("l_quantity") + " (summed by l_orderkey)";
     std::string oracle;
-    c.expected = owndata::oracle_join(c.input, &oracle);
-    c.note = tpch::describe(p, sf, c.input.s.keys.data.size()) + (oracle.empty() ? "" : "; " + oracle);
+    c.expected = catalogue::oracle_join(c.input, &oracle);
+    c.note = tpch::describe(p, sf, c.s_keys.size()) + (oracle.empty() ? "" : "; " + oracle);
     return c;
   });
-}
-
-void report_stats(PointContext& ctx, const std::vector<owndata::Stat>& stats) {
-  for (const auto& s : stats)
-    if (s.name != "groups") ctx.report_value(s.name, s.value, tpch::stat_unit(s.name));  // groups: the oracle's
 }
 
 // ---- the points ----------------------------------------------------------------------------------
@@ -118,12 +132,12 @@ void report_stats(PointContext& ctx, const std::vector<owndata::Stat>& stats) {
 void run_groupby(PointContext& ctx, const tpch::Data& data, const std::string& sf) {
   const Point& p = ctx.point();
   GroupCase& c = group_case(ctx, data, sf);
-  auto g = owndata::make_groupby(owndata::parse_groupby_algo(p.variant), c.input, c.options, ctx.stream());
-  const auto t = g->on_host() ? ctx.time_host([&] { g->run(nullptr); })
-                              : ctx.time_gpu([&](cudaStream_t s) { g->run(s); }, [&](cudaStream_t s) { g->prepare(s); });
+  const catalogue::GroupByEntry& entry = catalogue::groupby_entry(p.variant);
+  auto g = entry.make(c.input, {}, ctx.stream());
+  const auto t = ctx.time(entry.clock, [&](cudaStream_t s) { g->run(s); }, [&](cudaStream_t s) { g->prepare(s); });
   ctx.report_time("groupby", t, static_cast<double>(p.n), "rows");
   ctx.report_value("groups", static_cast<double>(c.expected.groups()), "groups");
-  report_stats(ctx, g->stats());
+  report_statistics(ctx, g->statistics(ctx.stream(), false), g->warnings(), {"groups"});  // groups: the oracle's
   ctx.note(c.note);
   const std::string diff = reference::compare(c.expected, g->result(ctx.stream()));
   ctx.verify(diff.empty(), diff);
@@ -132,16 +146,16 @@ void run_groupby(PointContext& ctx, const tpch::Data& data, const std::string& s
 void run_join(PointContext& ctx, const tpch::Data& data, const std::string& sf) {
   const Point& p = ctx.point();
   JoinCase& c = join_case(ctx, data, sf);
-  auto j = owndata::make_join(owndata::parse_join_algo(tpch::join_algo(p.variant)), c.input, ctx.stream());
-  const auto t = j->on_host() ? ctx.time_host([&] { j->run(nullptr); })
-                              : ctx.time_gpu([&](cudaStream_t s) { j->run(s); });
-  const double rows = static_cast<double>(c.input.r.keys.data.size() + c.input.s.keys.data.size());
+  const catalogue::JoinEntry& entry = catalogue::join_entry(p.variant);
+  auto j = entry.make(c.input, {}, ctx.stream());
+  const auto t = ctx.time(entry.clock, [&](cudaStream_t s) { j->run(s); });
+  const double rows = static_cast<double>(c.r_keys.size() + c.s_keys.size());
   ctx.report_time("join", t, rows, "rows");
-  ctx.report_value("orders_rows", static_cast<double>(c.input.r.keys.data.size()), "rows");
-  ctx.report_value("grouped_lineitem_rows", static_cast<double>(c.input.s.keys.data.size()), "rows");
-  report_stats(ctx, j->stats());
+  ctx.report_value("orders_rows", static_cast<double>(c.r_keys.size()), "rows");
+  ctx.report_value("grouped_lineitem_rows", static_cast<double>(c.s_keys.size()), "rows");
+  report_statistics(ctx, j->statistics(ctx.stream(), false), j->warnings(), {});
   ctx.note(c.note);
-  const std::string diff = owndata::compare_rows(c.expected, j->result(ctx.stream()));
+  const std::string diff = catalogue::compare_rows(c.expected, j->result(ctx.stream()));
   ctx.verify(diff.empty(), diff);
 }
 
@@ -152,47 +166,30 @@ void run_tpch(PointContext& ctx) {
   else run_groupby(ctx, data, sf);
 }
 
-// ---- registration --------------------------------------------------------------------------------
+}  // namespace
 
-/// The variants, from owndata's algorithms: Q1 gets those whose checks accept two key columns.
-tpch::Variants variants() {
-  tpch::Variants v;
-  owndata::GroupByInput two_keys;
-  for (const char* k : {"a", "b"}) two_keys.keys.push_back({k, k, {1, 2}});
-  two_keys.values.push_back({"v", "v", false, {1, 2}, {}});
-  for (owndata::GroupByAlgo a : owndata::all_groupby_algos()) {
-    v.groupby.push_back(owndata::to_string(a));
-    try {
-      owndata::check_groupby(a, two_keys, owndata::GroupByOptions{});
-      v.groupby_two_keys.push_back(owndata::to_string(a));
-    } catch (const owndata::InputError&) {  // one key column only (EGA, the baselines, the CPU group-by)
-    }
-  }
-  for (owndata::JoinAlgo a : owndata::all_join_algos()) v.join.push_back(tpch::join_variant(owndata::to_string(a)));
-  return v;
-}
-
-const harness::Registrar registrar([](harness::Registry& r) {
-  r.add_option({kPaper, tpch::kDirOption,
-                "compare/tpch: the folder holding sf<SF>/lineitem and sf<SF>/orders (make tpch-data SF=1 writes "
-                "data/tpch/sf1)",
-                tpch::kDefaultDir, {}});
-  r.add_option({kPaper, tpch::kSfOption,
-                "compare/tpch: the TPC-H scale factor: auto (1 quick, 10 full), or e.g. 0.01 for a smoke test",
-                tpch::kSfByProfile, [](const std::string& v) {
-                  if (v != tpch::kSfByProfile) tpch::normalize_sf(v);
-                }});
-
-  const tpch::Variants v = variants();
+harness::Experiment tpch() {
+  const tpch::Variants v = tpch::variants();
   std::vector<std::string> names = v.groupby;
   names.insert(names.end(), v.join.begin(), v.join.end());
-  r.add_experiment(harness::make_experiment(
+  return harness::make_experiment(
       kPaper, "tpch", "TPC-H lineitem and orders as real data (issue 17)",
       "group-by of lineitem by (returnflag, linestatus) (Q1), suppkey, partkey, orderkey, sum/count/min/max of "
       "quantity and extendedprice, each also on uniform keys of the same cardinality; orders Pk-Pk join lineitem "
       "grouped by orderkey (Q18); SF 1 quick, 10 full",
-      names, [v](const harness::RunOptions& o) { return tpch::plan(o, v); }, run_tpch));
-});
+      names, [v](const harness::RunOptions& o) { return tpch::plan(o, v); }, run_tpch);
+}
 
-}  // namespace
-}  // namespace hashlab::compare
+std::vector<harness::ModuleOption> tpch_options() {
+  return {{kPaper, tpch::kDirOption,
+           "compare/tpch: the folder holding sf<SF>/lineitem and sf<SF>/orders (make tpch-data SF=1 writes "
+           "data/tpch/sf1)",
+           tpch::kDefaultDir, {}},
+          {kPaper, tpch::kSfOption,
+           "compare/tpch: the TPC-H scale factor: auto (1 quick, 10 full), or e.g. 0.01 for a smoke test",
+           tpch::kSfByProfile, [](const std::string& v) {
+             if (v != tpch::kSfByProfile) tpch::normalize_sf(v);
+           }}};
+}
+
+}  // namespace hashlab::compare::experiments

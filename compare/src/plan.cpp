@@ -5,9 +5,9 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "hashlab/compare/groupby.hpp"
-#include "hashlab/compare/joins.hpp"
-#include "hashlab/compare/tables.hpp"
+#include "hashlab/catalogue/groupby.hpp"
+#include "hashlab/catalogue/join.hpp"
+#include "hashlab/catalogue/table.hpp"
 
 namespace hashlab::compare {
 
@@ -22,6 +22,32 @@ gen::KeySpec parse_table_keys(const std::string& name) {
   if (name == "shuffled") return gen::KeySpec::shuffled_sequence();
   throw std::invalid_argument("--" + std::string(kKeysOption) + " must be unique, sequence or shuffled, got '" +
                               name + "'");
+}
+
+const std::vector<TableVariant>& table_variants() {
+  // Probe-standard's count as HashGraph's lookup, as section 5 times it (the matches counted).
+  static const std::vector<TableVariant> variants = {
+      {"cuckoo", "cuckoo", {}},
+      {"hashgraph_v1", "hashgraph", {{"version", "v1"}, {"answer", "total"}}},
+      {"hashgraph_v2", "hashgraph", {{"version", "v2"}, {"answer", "total"}}},
+      {"linear_probing", "linear_probing", {}},
+      {"sorted_array", "sorted_array", {}}};
+  return variants;
+}
+
+const TableVariant& table_variant(const std::string& name) {
+  std::string choices;
+  for (const auto& v : table_variants()) {
+    if (v.name == name) return v;
+    choices += (choices.empty() ? "" : ", ") + v.name;
+  }
+  throw std::invalid_argument("unknown table '" + name + "' (choices: " + choices + ")");
+}
+
+bool runs_at_load(const TableVariant& variant, double load_factor) {
+  if (!(load_factor > 0)) return false;
+  const double max_load = catalogue::table_entry(variant.entry).max_load;
+  return max_load == 0 ? load_factor == 1.0 : load_factor <= max_load;
 }
 
 std::vector<double> table_loads(const RunOptions& o) {
@@ -40,10 +66,10 @@ std::vector<Point> tables_plan(const RunOptions& o) {
   const std::uint64_t n = o.pick_size(kTablesQuickN, kTablesFullN);
   std::vector<Point> points;
   for (double load : table_loads(o))
-    for (TableKind kind : all_table_kinds())
-      if (runs_at_load(kind, load)) points.push_back({to_string(kind), n, kLoadFactor, load});
+    for (const auto& v : table_variants())
+      if (runs_at_load(v, load)) points.push_back({v.name, n, kLoadFactor, load});
   for (double m : table_multiplicities(o))
-    for (TableKind kind : all_table_kinds()) points.push_back({to_string(kind), n, kMultiplicity, m});
+    for (const auto& v : table_variants()) points.push_back({v.name, n, kMultiplicity, m});
   return points;
 }
 
@@ -74,13 +100,20 @@ std::vector<double> groupby_zipf_exponents(const RunOptions& o) {
   return {0.5, 1.0, 1.5};
 }
 
+std::vector<std::string> groupby_variants() {
+  std::vector<std::string> names;
+  for (const auto& e : catalogue::groupby_entries()) names.push_back(e.name);
+  return names;
+}
+
 std::vector<Point> groupby_plan(const RunOptions& o) {
   const std::uint64_t n = o.pick_size(kGroupByQuickN, kGroupByFullN);
+  const auto variants = groupby_variants();
   std::vector<Point> points;
   for (double g : groupby_cardinalities(o, n))
-    for (GroupByKind kind : all_groupby_kinds()) points.push_back({to_string(kind), n, kGroups, g});
+    for (const auto& v : variants) points.push_back({v, n, kGroups, g});
   for (double s : groupby_zipf_exponents(o))
-    for (GroupByKind kind : all_groupby_kinds()) points.push_back({to_string(kind), n, kZipfExponent, s});
+    for (const auto& v : variants) points.push_back({v, n, kZipfExponent, s});
   return points;
 }
 
@@ -109,16 +142,23 @@ std::vector<double> join_match_rates(const RunOptions& o) {
   return {0.01, 0.5, 1.0};
 }
 
+std::vector<std::string> join_variants() {
+  std::vector<std::string> names;
+  for (const auto& e : catalogue::join_entries()) names.push_back(e.name);
+  return names;
+}
+
 std::vector<Point> joins_plan(const RunOptions& o) {
   const auto sizes = join_sizes(o);
+  const auto variants = join_variants();
   std::vector<Point> points;
   for (auto n : sizes)
-    for (JoinKind kind : all_join_kinds()) points.push_back({to_string(kind), n, kMatchRate, kDefaultMatchRate});
+    for (const auto& v : variants) points.push_back({v, n, kMatchRate, kDefaultMatchRate});
   if (sizes.empty()) return points;
   const std::uint64_t largest = *std::max_element(sizes.begin(), sizes.end());
   for (double rate : join_match_rates(o))
     if (rate != kDefaultMatchRate)
-      for (JoinKind kind : all_join_kinds()) points.push_back({to_string(kind), largest, kMatchRate, rate});
+      for (const auto& v : variants) points.push_back({v, largest, kMatchRate, rate});
   return points;
 }
 

@@ -8,6 +8,8 @@
 #include <optional>
 #include <stdexcept>
 
+#include "hashlab/catalogue/groupby.hpp"
+#include "hashlab/catalogue/join.hpp"
 #include "hashlab/common/column_io.hpp"
 #include "hashlab/reference/cpu_baselines.hpp"
 
@@ -130,15 +132,14 @@ std::uint64_t lineitem_rows(const std::string& dir, const std::string& sf) {
   return rows && *rows > 0 ? *rows : nominal_lineitem_rows(sf);
 }
 
-std::string join_variant(const std::string& algo) {
-  return algo == "sort" || algo == "hash" || algo == "cpu" ? algo + "_join" : algo;
-}
-
-std::string join_algo(const std::string& variant) {
-  const std::string suffix = "_join";
-  if (variant.size() > suffix.size() && variant.compare(variant.size() - suffix.size(), suffix.size(), suffix) == 0)
-    return variant.substr(0, variant.size() - suffix.size());
-  return variant;
+Variants variants() {
+  Variants v;
+  for (const auto& e : catalogue::groupby_entries()) {
+    v.groupby.push_back(e.name);
+    if (e.max_key_columns >= 2) v.groupby_two_keys.push_back(e.name);
+  }
+  for (const auto& e : catalogue::join_entries()) v.join.push_back(e.name);
+  return v;
 }
 
 std::vector<harness::Point> plan(const harness::RunOptions& options, const Variants& variants) {
@@ -238,17 +239,6 @@ std::string describe(const harness::Point& point, const std::string& sf, std::ui
   for (const auto& k : q.keys) keys += (keys.empty() ? "" : ", ") + k;
   return at + (q.id == 1 ? "Q1's shape: " : "") + "lineitem grouped by " +
          (q.keys.size() > 1 ? "(" + keys + ")" : keys) + count + "; " + kAggregates;
-}
-
-std::string stat_unit(const std::string& name) {
-  const auto ends = [&](const std::string& s) {
-    return name.size() >= s.size() && name.compare(name.size() - s.size(), s.size(), s) == 0;
-  };
-  if (ends("_ms")) return "ms";
-  if (name.find("slots") != std::string::npos) return "slots";
-  if (name.find("groups") != std::string::npos) return "groups";
-  if (name.find("rows") != std::string::npos) return "rows";
-  return "count";
 }
 
 }  // namespace hashlab::compare::tpch

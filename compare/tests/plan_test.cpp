@@ -6,10 +6,10 @@
 #include <stdexcept>
 #include <string>
 
-#include "hashlab/compare/groupby.hpp"
-#include "hashlab/compare/joins.hpp"
+#include "hashlab/catalogue/groupby.hpp"
+#include "hashlab/catalogue/join.hpp"
+#include "hashlab/catalogue/table.hpp"
 #include "hashlab/compare/plan.hpp"
-#include "hashlab/compare/tables.hpp"
 
 namespace hashlab::compare {
 namespace {
@@ -39,14 +39,14 @@ TEST(TablesPlan, CuckooNeverRunsAboveItsPracticalLoad) {
   for (const auto& o : {quick(), full()})
     for (const auto& p : with_param(tables_plan(o), kLoadFactor))
       if (p.variant == "cuckoo") {
-        EXPECT_LE(p.param_value, kCuckooMaxLoad) << p.label();
+        EXPECT_LE(p.param_value, catalogue::table_entry("cuckoo").max_load) << p.label();
       }
 }
 
 TEST(TablesPlan, CuckooRunsAtTheChaptersLoad0_8) {
   const auto points = with_param(tables_plan(quick()), kLoadFactor);
   EXPECT_TRUE(std::any_of(points.begin(), points.end(),
-                          [](const Point& p) { return p.variant == "cuckoo" && p.param_value == 1 / kCuckooSpaceFactor; }));
+                          [](const Point& p) { return p.variant == "cuckoo" && p.param_value == 0.8; }));  // 1 / 1.25, cuckoo 4.3.1.1
 }
 
 TEST(TablesPlan, SortedArrayRunsOnceAtLoadOne) {
@@ -66,13 +66,13 @@ TEST(TablesPlan, LinearProbingStopsAt0_9AndHashGraphGoesBeyondOne) {
     if (p.variant == "linear_probing") lp_max = std::max(lp_max, p.param_value);
     if (p.variant == "hashgraph_v2") hg_max = std::max(hg_max, p.param_value);
   }
-  EXPECT_EQ(lp_max, kLinearProbingMaxLoad);
+  EXPECT_EQ(lp_max, catalogue::table_entry("linear_probing").max_load);
   EXPECT_GT(hg_max, 1.0);
 }
 
 TEST(TablesPlan, EveryTableRunsAtEveryMultiplicity) {
   const auto points = with_param(tables_plan(quick()), kMultiplicity);
-  EXPECT_EQ(points.size(), table_multiplicities(quick()).size() * all_table_kinds().size());
+  EXPECT_EQ(points.size(), table_multiplicities(quick()).size() * table_variants().size());
 }
 
 TEST(TablesPlan, VariantsOfOneInputAreAdjacent) {
@@ -122,25 +122,25 @@ TEST(TablesPlan, MultiplicityKeysHaveNOverMDistinctKeys) {
 }
 
 TEST(RunsAtLoad, RejectsNonPositiveLoads) {
-  for (TableKind k : all_table_kinds()) {
-    EXPECT_FALSE(runs_at_load(k, 0.0)) << to_string(k);
-    EXPECT_FALSE(runs_at_load(k, -1.0)) << to_string(k);
+  for (const auto& v : table_variants()) {
+    EXPECT_FALSE(runs_at_load(v, 0.0)) << v.name;
+    EXPECT_FALSE(runs_at_load(v, -1.0)) << v.name;
   }
-  EXPECT_FALSE(runs_at_load(TableKind::kCuckoo, 0.95));
-  EXPECT_FALSE(runs_at_load(TableKind::kLinearProbing, 1.0));
-  EXPECT_TRUE(runs_at_load(TableKind::kHashGraphV1, 4.0));
+  EXPECT_FALSE(runs_at_load(table_variant("cuckoo"), 0.95));
+  EXPECT_FALSE(runs_at_load(table_variant("linear_probing"), 1.0));
+  EXPECT_TRUE(runs_at_load(table_variant("hashgraph_v1"), 4.0));
+  EXPECT_TRUE(runs_at_load(table_variant("sorted_array"), 1.0));
+  EXPECT_FALSE(runs_at_load(table_variant("sorted_array"), 0.9));
 }
 
-TEST(TableKinds, NamesRoundTrip) {
-  for (TableKind k : all_table_kinds()) EXPECT_EQ(parse_table_kind(to_string(k)), k);
-  for (GroupByKind k : all_groupby_kinds()) EXPECT_EQ(parse_groupby_kind(to_string(k)), k);
-  for (JoinKind k : all_join_kinds()) EXPECT_EQ(parse_join_kind(to_string(k)), k);
-  EXPECT_THROW(parse_table_kind("cudpp"), std::invalid_argument);
-  EXPECT_THROW(parse_groupby_kind("mp_ega"), std::invalid_argument);
-  EXPECT_THROW(parse_join_kind("nested_loop"), std::invalid_argument);
+TEST(Variants, EveryEntryOfTheCatalogueRunsInItsComparison) {
+  std::set<std::string> tables;
+  for (const auto& v : table_variants()) tables.insert(v.entry);
+  for (const auto& e : catalogue::table_entries()) EXPECT_EQ(tables.count(e.name), 1u) << e.name;
+  EXPECT_EQ(groupby_variants().size(), catalogue::groupby_entries().size());
+  EXPECT_EQ(join_variants().size(), catalogue::join_entries().size());
+  EXPECT_THROW(table_variant("cudpp"), std::invalid_argument);
 }
-
-// ---- group-by ------------------------------------------------------------------------------------
 
 TEST(GroupByPlan, CardinalitiesRunFromTenToAllDistinct) {
   const auto groups = groupby_cardinalities(quick(), kGroupByQuickN);
@@ -166,7 +166,7 @@ TEST(GroupByPlan, SmallNDropsCardinalitiesAboveIt) {
 TEST(GroupByPlan, EveryVariantAtEveryPoint) {
   const auto points = groupby_plan(quick());
   const std::size_t inputs = groupby_cardinalities(quick(), kGroupByQuickN).size() + groupby_zipf_exponents(quick()).size();
-  EXPECT_EQ(points.size(), inputs * all_groupby_kinds().size());
+  EXPECT_EQ(points.size(), inputs * catalogue::groupby_entries().size());
 }
 
 TEST(GroupByPlan, KeysOfEachPoint) {
@@ -201,7 +201,7 @@ TEST(JoinsPlan, SizesAtTheDefaultRateThenRatesAtTheLargestSize) {
     if (p.n == largest) rates_at_largest.insert(p.param_value);
   }
   EXPECT_EQ(rates_at_largest.size(), join_match_rates(quick()).size());
-  EXPECT_EQ(points.size(), (sizes.size() + join_match_rates(quick()).size() - 1) * all_join_kinds().size());
+  EXPECT_EQ(points.size(), (sizes.size() + join_match_rates(quick()).size() - 1) * catalogue::join_entries().size());
 }
 
 TEST(JoinsPlan, SpecKeepsTheReportsDomainWhereItFits) {

@@ -181,67 +181,23 @@ ValueColumn ColumnReader::value_column(const std::string& source) {
 KeyColumn read_key_column(const std::string& source) { return ColumnReader().key_column(source); }
 ValueColumn read_value_column(const std::string& source) { return ColumnReader().value_column(source); }
 
-std::int64_t ValueColumn::min_int() const {
-  return ints.empty() ? 0 : *std::min_element(ints.begin(), ints.end());
-}
-std::int64_t ValueColumn::max_int() const {
-  return ints.empty() ? 0 : *std::max_element(ints.begin(), ints.end());
-}
-
-namespace {
-/// Throws InputError unless every value of `column` is an integer that T holds.
-template <class T>
-void require_fits(const ValueColumn& column, const std::string& what, const char* range) {
-  if (column.real)
-    throw InputError(column.source + ": " + what + " integer values (" + range +
-                     "); the file holds floating-point numbers");
-  for (std::size_t i = 0; i < column.ints.size(); ++i) {
-    const std::int64_t v = column.ints[i];
-    if (v < static_cast<std::int64_t>(std::numeric_limits<T>::min()) ||
-        v > static_cast<std::int64_t>(std::numeric_limits<T>::max()))
-      throw InputError(column.source + ": row " + std::to_string(i) + " holds " + std::to_string(v) + "; " + what +
-                       " values " + range);
-  }
-}
-constexpr const char* kUint32Range = "from 0 to 4294967295";
-constexpr const char* kInt32Range = "from -2147483648 to 2147483647";
-}  // namespace
-
-void require_uint32(const ValueColumn& column, const std::string& what) {
-  require_fits<std::uint32_t>(column, what, kUint32Range);
-}
-void require_int32(const ValueColumn& column, const std::string& what) {
-  require_fits<std::int32_t>(column, what, kInt32Range);
-}
-std::vector<std::uint32_t> as_uint32(const ValueColumn& column, const std::string& what) {
-  require_uint32(column, what);
-  return {column.ints.begin(), column.ints.end()};
-}
-std::vector<std::int32_t> as_int32(const ValueColumn& column, const std::string& what) {
-  require_int32(column, what);
-  return {column.ints.begin(), column.ints.end()};
+catalogue::Column to_column(const KeyColumn& column) {
+  catalogue::Column c = catalogue::Column::on_host(column.data, column.name);
+  c.source = column.source;
+  return c;
 }
 
-void require_rows(std::size_t rows, const std::string& first_source, const std::string& source, std::size_t got) {
-  if (got != rows)
-    throw InputError(source + ": " + std::to_string(got) + " rows, but " + first_source + " has " +
-                     std::to_string(rows) + " (every column of a table needs as many rows)");
+catalogue::Column to_column(const ValueColumn& column) {
+  catalogue::Column c = column.real ? catalogue::Column::on_host(column.reals, column.name)
+                                    : catalogue::Column::on_host(column.ints, column.name);
+  c.source = column.source;
+  return c;
 }
 
-bool find_repeat(const std::vector<std::uint32_t>& keys, std::uint32_t& key, std::size_t& row_a, std::size_t& row_b) {
-  std::vector<std::uint32_t> order(keys.size());
-  std::iota(order.begin(), order.end(), 0u);
-  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-    return keys[a] != keys[b] ? keys[a] < keys[b] : a < b;
-  });
-  for (std::size_t i = 1; i < order.size(); ++i)
-    if (keys[order[i]] == keys[order[i - 1]]) {
-      key = keys[order[i]];
-      row_a = order[i - 1];
-      row_b = order[i];
-      return true;
-    }
-  return false;
+KeyColumn row_numbers(std::size_t rows, const std::string& name) {
+  KeyColumn c{name, "(row numbers)", std::vector<std::uint32_t>(rows)};
+  std::iota(c.data.begin(), c.data.end(), 0u);
+  return c;
 }
 
 std::size_t OutputColumn::rows() const {

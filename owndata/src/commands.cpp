@@ -1,23 +1,23 @@
+// The own-data commands (commands.hpp) on the catalogue: the user's files as the catalogue's
+// columns, the entry's own checks, the suite's timing routine, the references' answers for
+// --verify, and the answer written with --out.
 #include "hashlab/owndata/commands.hpp"
 
 #include <boost/program_options.hpp>
 #include <cuda_runtime_api.h>
 
-#include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <functional>
 #include <iostream>
 #include <optional>
 #include <sstream>
 
+#include "hashlab/catalogue/catalogue.hpp"
 #include "hashlab/common/device.hpp"
 #include "hashlab/common/memory.hpp"
 #include "hashlab/cuckoo/cuckoo_table.hpp"
-#include "hashlab/harness/parse.hpp"
-#include "hashlab/owndata/groupby.hpp"
-#include "hashlab/owndata/join.hpp"
-#include "hashlab/owndata/table.hpp"
+#include "hashlab/harness/timing.hpp"
+#include "hashlab/owndata/columns.hpp"
 
 namespace po = boost::program_options;
 
@@ -32,6 +32,7 @@ struct Common {
   int warmup = 1;
   bool verify = false;
   std::string out;
+  std::vector<std::string> options;  // --option NAME=VALUE
 };
 
 void add_common(po::options_description& options, Common& common) {
@@ -39,11 +40,15 @@ void add_common(po::options_description& options, Common& common) {
       ("out", po::value<std::string>(&common.out), "write the answer here: .csv, or .npy (a record array)")
       ("reps", po::value<int>(&common.reps)->default_value(5), "timed runs (the median is reported)")
       ("warmup", po::value<int>(&common.warmup)->default_value(1), "untimed runs first")
-      ("verify", po::bool_switch(&common.verify), "check the answer against the CPU reference");
+      ("verify", po::bool_switch(&common.verify), "check the answer against the CPU reference")
+      ("option", po::value<std::vector<std::string>>(&common.options)->composing(),
+       "NAME=VALUE: an option of the algorithm (--algo A --help lists them); repeatable");
 }
 
-/// Parses `args`; every stray word or bad value is an InputError naming it. false: --help shown.
-bool parse(const std::vector<std::string>& args, const po::options_description& options, const char* command) {
+/// Parses `args`; every stray word or bad value is an InputError naming it. Returns the parsed
+/// map, or nullopt when --help was shown.
+std::optional<po::variables_map> parse(const std::vector<std::string>& args, const po::options_description& options,
+                                       const char* command) {
   po::options_description all;
   all.add(options);
   all.add_options()("help,h", "this help")("stray", po::value<std::vector<std::string>>());
@@ -52,10 +57,7 @@ bool parse(const std::vector<std::string>& args, const po::options_description& 
   po::variables_map vm;
   try {
     po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
-    if (vm.count("help")) {
-      std::cout << options << "\nSee README.md, \"Your own data\".\n";
-      return false;
-    }
+    if (vm.count("help")) return vm;
     if (vm.count("stray"))
       throw InputError("unexpected argument '" + vm["stray"].as<std::vector<std::string>>()[0] + "' (see 'hashlab " +
                        command + " --help')");
@@ -63,7 +65,23 @@ bool parse(const std::vector<std::string>& args, const po::options_description& 
   } catch (const po::error& e) {
     throw InputError(std::string(e.what()) + " (see 'hashlab " + command + " --help')");
   }
-  return true;
+  return vm;
+}
+
+/// --help: the command's options, and with --algo the entry's own options and statistics.
+template <class Entry>
+void print_help(const po::options_description& options, const Entry* entry) {
+  std::cout << options << "\n";
+  if (entry != nullptr) {
+    std::cout << entry->name << ": " << entry->description << (entry->needs_gpu ? "" : " (no GPU needed)") << "\n";
+    if (!entry->options.empty()) std::cout << "options (--option NAME=VALUE):\n";
+    for (const auto& o : entry->options)
+      std::cout << "  " << o.name << " (default " << o.default_value << "): " << o.help << "\n";
+    std::cout << "statistics:\n";
+    for (const auto& s : entry->statistics)
+      std::cout << "  " << s.name << (s.array ? "[]" : "") << " (" << s.unit << "): " << s.description << "\n";
+  }
+  std::cout << "See README.md, \"Your own data\".\n";
 }
 
 void check_common(const Common& c) {
@@ -72,14 +90,48 @@ void check_common(const Common& c) {
   if (c.warmup < 0) throw InputError("--warmup " + std::to_string(c.warmup) + ": at least 0");
 }
 
-void require_gpu(const std::string& algo) {
-  std::string why;
-  if (!gpu_available(&why))
-    throw InputError("--algo " + algo + " needs a CUDA GPU (" + why + ")");
+/// The entry's options from --option NAME=VALUE, and from the command's own flags (`flags`: flag
+/// name -> option name) when given.
+catalogue::Options entry_options(const Common& common, const po::variables_map& vm,
+                                 const std::vector<std::pair<const char*, const char*>>& flags) {
+  catalogue::Options options;
+  for (const auto& [flag, name] : flags)
+    if (vm.count(flag) && !vm[flag].defaulted()) options[name] = vm[flag].as<std::string>();
+  for (const auto& text : common.options) {
+    const auto eq = text.find('=');
+    if (eq == std::string::npos || eq == 0) throw InputError("--option " + text + ": NAME=VALUE");
+    options[text.substr(0, eq)] = text.substr(eq + 1);
+  }
+  return options;
 }
 
-/// The command's stream: common's Stream with a GPU, the null stream without one (the CPU
-/// algorithms ignore it).
+/// The entry called `name` (find: the catalogue's lookup); an unknown name is the user's error.
+template <class Find>
+auto find_entry(const std::string& name, Find find) -> decltype(&find(name)) {
+  try {
+    return &find(name);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(e.what());
+  }
+}
+
+/// Runs the entry's check; a refusal is the user's input error (exit status 2).
+template <class Check>
+void check_input(Check&& check) {
+  try {
+    check();
+  } catch (const std::invalid_argument& e) {
+    throw InputError(e.what());
+  }
+}
+
+void require_gpu(const std::string& algo) {
+  std::string why;
+  if (!gpu_available(&why)) throw InputError("--algo " + algo + " needs a CUDA GPU (" + why + ")");
+}
+
+/// The command's stream: a Stream with a GPU, the null stream without one (the CPU algorithms
+/// ignore it).
 class CommandStream {
  public:
   explicit CommandStream(bool gpu) {
@@ -91,29 +143,11 @@ class CommandStream {
   std::optional<Stream> stream_;
 };
 
-/// Runs `work` warmup + reps times (`before` untimed before each), times each: common's
-/// EventTimer on the stream for device work, a host clock for host work. Returns the times in ms.
-std::vector<double> time_runs(const Common& c, bool on_host, cudaStream_t stream, const std::function<void()>& before,
-                              const std::function<void()>& work) {
-  std::vector<double> times;
-  std::optional<EventTimer> timer;  // CUDA events exist only with a GPU
-  if (!on_host) timer.emplace();
-  for (int i = 0; i < c.warmup + c.reps; ++i) {
-    before();
-    double ms = 0;
-    if (on_host) {
-      const auto t0 = std::chrono::steady_clock::now();
-      work();
-      ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    } else {
-      timer->start(stream);
-      work();
-      timer->stop(stream);
-      ms = timer->elapsed_ms();
-    }
-    if (i >= c.warmup) times.push_back(ms);
-  }
-  return times;
+harness::TimingPlan plan_of(const Common& c) {
+  harness::TimingPlan plan;
+  plan.warmups = c.warmup;
+  plan.repetitions = c.reps;
+  return plan;
 }
 
 /// Prints --verify's outcome ("" is agreement) and returns the exit status it implies; `how` (if
@@ -134,29 +168,30 @@ std::string format_ms(double ms) {
   return text;
 }
 
-void print_times(const std::string& what, const std::vector<double>& times, bool on_host) {
-  std::vector<double> sorted = times;
-  std::sort(sorted.begin(), sorted.end());
-  const std::size_t n = sorted.size();
-  const double median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-  std::cout << what << ": median " << format_ms(median) << " ms of " << n << " runs (min " << format_ms(sorted.front())
-            << ", max " << format_ms(sorted.back()) << "; " << (on_host ? "host clock" : "CUDA events") << ")\n";
+void print_time(const std::string& what, const harness::Timing& t, harness::Clock clock) {
+  std::cout << what << ": median " << format_ms(t.median_ms) << " ms of " << t.repetitions << " runs (min "
+            << format_ms(t.min_ms) << ", max " << format_ms(t.max_ms) << "; " << harness::to_string(clock) << ")\n";
 }
 
-void print_stats(const std::vector<Stat>& stats) {
+std::string format_number(double value) {
+  std::ostringstream v;
+  if (value == static_cast<double>(static_cast<long long>(value))) v << static_cast<long long>(value);
+  else v << value;
+  return v.str();
+}
+
+/// The statistics (numbers, and each array's length) and the warnings of the last run.
+void print_statistics(const catalogue::Statistics& s, const std::vector<std::string>& warnings) {
   std::cout << "stats:";
-  for (const auto& s : stats) {
-    std::ostringstream v;
-    if (s.value == static_cast<double>(static_cast<long long>(s.value))) v << static_cast<long long>(s.value);
-    else v << s.value;
-    std::cout << " " << s.name << "=" << v.str();
-  }
+  for (const auto& n : s.numbers) std::cout << " " << n.name << "=" << format_number(n.value);
+  for (const auto& a : s.arrays) std::cout << " " << a.name << "[" << a.values.size() << "]";
   std::cout << "\n";
+  for (const auto& w : warnings) std::cout << "warning: " << w << "\n";
 }
 
 /// The comma-separated list of --agg, in order.
-std::vector<Aggregation> parse_aggs(const std::string& text) {
-  std::vector<Aggregation> aggs;
+std::vector<catalogue::Aggregation> parse_aggs(const std::string& text) {
+  std::vector<catalogue::Aggregation> aggs;
   std::stringstream in(text);
   std::string item;
   while (std::getline(in, item, ',')) {
@@ -170,13 +205,51 @@ std::vector<Aggregation> parse_aggs(const std::string& text) {
   return aggs;
 }
 
-/// Runs `body` and turns an allocation that does not fit into a clear error with a way out.
+/// Runs `body` and turns an allocation that does not fit into a clear error with a way out; an
+/// entry that refuses its input only once it sees it on the device (a key it reserves) is the
+/// user's input error too.
 int guarded(const std::function<int()>& body, const std::string& hint) {
   try {
     return body();
   } catch (const OutOfDeviceMemory& e) {
     throw InputError(std::string(e.what()) + "; the data does not fit this GPU's free memory" + hint);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(e.what());
   }
+}
+
+/// A group-by's answer as output columns (keys uint32, exact aggregates int64, real ones float64).
+std::vector<OutputColumn> to_output(const reference::GroupByResult& result, const std::vector<std::string>& names) {
+  std::vector<OutputColumn> out;
+  std::size_t n = 0;
+  for (const auto& k : result.keys) {
+    OutputColumn c;
+    c.name = names.at(n++);
+    c.type = OutputColumn::Type::kUint32;
+    c.u32 = k;
+    out.push_back(std::move(c));
+  }
+  for (const auto& a : result.aggregates) {
+    OutputColumn c;
+    c.name = names.at(n++);
+    if (a.is_exact()) {
+      c.type = OutputColumn::Type::kInt64;
+      c.i64 = a.exact;
+    } else {
+      c.type = OutputColumn::Type::kFloat64;
+      c.f64 = a.real;
+    }
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+OutputColumn uint32_column(std::string name, std::vector<std::uint32_t> values) {
+  OutputColumn c;
+  c.name = std::move(name);
+  c.type = OutputColumn::Type::kUint32;
+  c.u32 = std::move(values);
+  return c;
 }
 
 }  // namespace
@@ -187,62 +260,66 @@ int groupby_command(const std::vector<std::string>& args) {
   po::options_description options(
       "hashlab groupby --algo A --keys K.npy [K2.npy ..] --values V.npy [..] --agg sum,min,max,count,mean [options]\n"
       "Columns: .npy files, single-column .csv files, or FILE.csv:COLUMN");
-  std::string algo_name, aggs_text = "sum", sampling = "gpu", budget;
+  std::string algo_name, aggs_text = "sum";
   std::vector<std::string> key_files, value_files;
-  GroupByOptions go;
   Common common;
   options.add_options()
-      ("algo", po::value<std::string>(&algo_name)->required(), "rapids, sp_ega, lphga, mp_ega, sort, hash or cpu")
-      ("keys", po::value<std::vector<std::string>>(&key_files)->multitoken()->required(), "key columns (rapids: up to 8; the others: 1)")
+      ("algo", po::value<std::string>(&algo_name)->required(), "rapids, sp_ega, lphga, mp_ega, sort, hash, cpu or cpu_stl")
+      ("keys", po::value<std::vector<std::string>>(&key_files)->multitoken()->required(), "key columns (rapids: up to 8; cpu_stl: any; the others: 1)")
       ("values", po::value<std::vector<std::string>>(&value_files)->multitoken()->required(), "value columns")
       ("agg", po::value<std::string>(&aggs_text)->default_value("sum"), "aggregations of every value column")
-      ("sampling", po::value<std::string>(&sampling)->default_value("gpu"), "rapids: none, cpu or gpu (the table size's prediction)")
-      ("table-factor", po::value<double>(&go.table_factor)->default_value(rapids::kTableFactor), "rapids: slots per predicted group (sampling none: slots per row)")
-      ("hash-load", po::value<double>(&go.hash_load)->default_value(0.5), "hash: rows per slot, in (0, 1]")
-      ("gpu-memory-budget", po::value<std::string>(&budget), "mp_ega: device memory it may use, e.g. 2Gi (default: 90% of the free memory)")
-      ("streams", po::value<int>(&go.streams)->default_value(2), "mp_ega: CUDA streams")
-      ("threads", po::value<unsigned>(&go.threads)->default_value(0), "cpu: threads (0: all)");
+      ("sampling", po::value<std::string>(), "rapids: none, cpu or gpu (the table size's prediction; default gpu)")
+      ("table-factor", po::value<std::string>(), "rapids: slots per predicted group (sampling none: per row; default 2.6)")
+      ("hash-load", po::value<std::string>(), "hash: rows per slot, in (0, 1] (default 0.5)")
+      ("gpu-memory-budget", po::value<std::string>(), "mp_ega: device memory it may use, e.g. 2Gi (default: 90% of the free memory)")
+      ("streams", po::value<std::string>(), "mp_ega: CUDA streams (default 2)")
+      ("threads", po::value<std::string>(), "cpu: threads (default 0: all)");
   add_common(options, common);
-  if (!parse(args, options, "groupby")) return 0;
-  check_common(common);
-  const GroupByAlgo algo = parse_groupby_algo(algo_name);
-  go.aggs = parse_aggs(aggs_text);
-  if (sampling == "none") go.sampling = rapids::Sampling::kNone;
-  else if (sampling == "cpu") go.sampling = rapids::Sampling::kCpu;
-  else if (sampling == "gpu") go.sampling = rapids::Sampling::kGpu;
-  else throw InputError("--sampling '" + sampling + "': none, cpu or gpu");
-  if (!budget.empty()) {
-    try {
-      go.gpu_memory_budget = harness::parse_bytes(budget);
-    } catch (const std::invalid_argument& e) {
-      throw InputError(std::string("--gpu-memory-budget: ") + e.what());
-    }
+  const auto vm = parse(args, options, "groupby");
+  const catalogue::GroupByEntry* entry =
+      vm->count("algo") ? find_entry((*vm)["algo"].as<std::string>(), [](const std::string& n) -> const catalogue::GroupByEntry& {
+        return catalogue::groupby_entry(n);
+      })
+                        : nullptr;
+  if (vm->count("help")) {
+    print_help(options, entry);
+    return 0;
   }
-  GroupByInput input;
+  check_common(common);
+  const catalogue::Options algo_options =
+      entry_options(common, *vm,
+                    {{"sampling", "sampling"}, {"table-factor", "table_factor"}, {"hash-load", "load"},
+                     {"gpu-memory-budget", "gpu_memory_budget"}, {"streams", "streams"}, {"threads", "threads"}});
+  std::vector<KeyColumn> keys;
+  std::vector<ValueColumn> values;
   ColumnReader reader;  // a CSV named by several FILE.csv:COLUMN sources is parsed once
-  for (const auto& f : key_files) input.keys.push_back(reader.key_column(f));
-  for (const auto& f : value_files) input.values.push_back(reader.value_column(f));
-  check_groupby(algo, input, go);
-  if (needs_gpu(algo)) require_gpu(algo_name);
+  for (const auto& f : key_files) keys.push_back(reader.key_column(f));
+  for (const auto& f : value_files) values.push_back(reader.value_column(f));
+  catalogue::GroupByInput input;
+  for (const auto& k : keys) input.keys.push_back(to_column(k));
+  for (const auto& v : values) input.values.push_back(to_column(v));
+  input.aggregations = parse_aggs(aggs_text);
+  check_input([&] { entry->check(input, algo_options); });
+  if (entry->needs_gpu) require_gpu(algo_name);
 
   return guarded([&] {
-    CommandStream stream(needs_gpu(algo));
-    auto g = make_groupby(algo, input, go, stream.get());
-    std::cout << "groupby: " << to_string(algo) << " (" << describe(algo) << ")\n"
+    CommandStream stream(entry->needs_gpu);
+    auto g = entry->make(input, algo_options, stream.get());
+    std::cout << "groupby: " << entry->name << " (" << entry->description << ")\n"
               << "input: " << input.rows() << " rows, " << input.keys.size() << " key column(s), "
               << input.values.size() << " value column(s), aggregations " << aggs_text << "\n";
-    const auto times = time_runs(common, g->on_host(), stream.get(), [&] { g->prepare(stream.get()); },
-                                 [&] { g->run(stream.get()); });
-    print_times("time", times, g->on_host());
-    print_stats(g->stats());
+    const auto t = harness::time_on(entry->clock, plan_of(common), stream.get(), [&](cudaStream_t s) { g->run(s); },
+                                    [&](cudaStream_t s) { g->prepare(s); });
+    print_time("time", t, entry->clock);
+    print_statistics(g->statistics(stream.get(), false), g->warnings());
     const reference::GroupByResult got = g->result(stream.get());
-    const auto names = output_names(input, go);
+    const auto names = catalogue::output_names(input);
     // Above 2^20 rows the reference's answer is computed by sorting on all cores (equal to the
     // single-threaded reference bit for bit, which takes minutes at 10^8 rows).
     int status = 0;
     if (common.verify) {
       std::string how;
-      const auto expected = oracle_groupby(input, go, &how);
+      const auto expected = catalogue::oracle_groupby(input, &how);
       status = report_verify(reference::compare(expected, got, 1e-9), got.groups(), "groups", how);
     }
     if (!common.out.empty()) {
@@ -250,7 +327,7 @@ int groupby_command(const std::vector<std::string>& args) {
       std::cout << "wrote " << got.groups() << " groups (" << names.size() << " columns) to " << common.out << "\n";
     }
     return status;
-  }, algo == GroupByAlgo::kMpEga ? " (lower --gpu-memory-budget)" : " (--algo mp_ega works within a memory budget)");
+  }, entry->name == "mp_ega" ? " (a lower --gpu-memory-budget)" : " (--algo mp_ega works within a memory budget)");
 }
 
 // ---- join ----------------------------------------------------------------------------------------
@@ -263,59 +340,65 @@ int join_command(const std::vector<std::string>& args) {
   std::string algo_name, rk, rv, sk, sv;
   Common common;
   options.add_options()
-      ("algo", po::value<std::string>(&algo_name)->required(), "bsp, sort, hash, hashgraph or cpu")
+      ("algo", po::value<std::string>(&algo_name)->required(),
+       "bsp, sort_join, sort_join_hmap, hash_join, hashgraph or cpu_join (the \"_join\" may be left out)")
       ("r-keys", po::value<std::string>(&rk)->required(), "R's key column")
       ("r-values", po::value<std::string>(&rv), "R's values (unsigned 32-bit; default: row numbers)")
       ("s-keys", po::value<std::string>(&sk)->required(), "S's key column")
       ("s-values", po::value<std::string>(&sv), "S's values (unsigned 32-bit; default: row numbers)");
   add_common(options, common);
-  if (!parse(args, options, "join")) return 0;
+  const auto vm = parse(args, options, "join");
+  const catalogue::JoinEntry* entry =
+      vm->count("algo") ? find_entry((*vm)["algo"].as<std::string>(), [](const std::string& n) -> const catalogue::JoinEntry& {
+        return catalogue::join_entry(n);
+      })
+                        : nullptr;
+  if (vm->count("help")) {
+    print_help(options, entry);
+    return 0;
+  }
   check_common(common);
-  const JoinAlgo algo = parse_join_algo(algo_name);
-  JoinInput input;
+  const catalogue::Options algo_options = entry_options(common, *vm, {});
   ColumnReader reader;
-  const auto table = [&reader](const std::string& keys, const std::string& values, const char* row_name) {
-    JoinTable t;
-    t.keys = reader.key_column(keys);
-    t.values = values.empty() ? row_numbers(t.keys.data.size(), row_name) : reader.key_column(values);
-    return t;
+  const auto values_of = [&reader](const KeyColumn& keys, const std::string& file, const char* row_name) {
+    return file.empty() ? row_numbers(keys.data.size(), row_name) : reader.key_column(file);
   };
-  input.r = table(rk, rv, "r_row");
-  input.s = table(sk, sv, "s_row");
-  check_join(algo, input);
-  if (algo != JoinAlgo::kCpu) require_gpu(algo_name);
+  const KeyColumn r_keys = reader.key_column(rk), s_keys = reader.key_column(sk);
+  const KeyColumn r_values = values_of(r_keys, rv, "r_row"), s_values = values_of(s_keys, sv, "s_row");
+  const catalogue::JoinInput input{to_column(r_keys), to_column(r_values), to_column(s_keys), to_column(s_values)};
+  check_input([&] { entry->check(input, algo_options); });
+  if (entry->needs_gpu) require_gpu(algo_name);
   return guarded([&] {
-    CommandStream stream(algo != JoinAlgo::kCpu);
-    auto j = make_join(algo, input, stream.get());
-    std::cout << "join: " << to_string(algo) << " (" << describe(algo) << ")\n"
-              << "input: R " << input.r.keys.data.size() << " rows, S " << input.s.keys.data.size() << " rows\n";
-    const auto times = time_runs(common, j->on_host(), stream.get(), [] {}, [&] { j->run(stream.get()); });
-    print_times("time", times, j->on_host());
-    print_stats(j->stats());
+    CommandStream stream(entry->needs_gpu);
+    auto j = entry->make(input, algo_options, stream.get());
+    std::cout << "join: " << entry->name << " (" << entry->description << ")\n"
+              << "input: R " << r_keys.data.size() << " rows, S " << s_keys.data.size() << " rows\n";
+    const auto t = harness::time_on(entry->clock, plan_of(common), stream.get(), [&](cudaStream_t s) { j->run(s); },
+                                    [&](cudaStream_t s) { j->prepare(s); });
+    print_time("time", t, entry->clock);
+    print_statistics(j->statistics(stream.get(), false), j->warnings());
     const auto rows = j->result(stream.get());
     // Above 2^20 rows a table the answer is the sort-merge join on all cores (pkpk::oracle_join).
     int status = 0;
     if (common.verify) {
       std::string how;
-      const auto expected = oracle_join(input, &how);
-      status = report_verify(compare_rows(expected, rows), rows.size(), "rows", how);
+      const auto expected = catalogue::oracle_join(input, &how);
+      status = report_verify(catalogue::compare_rows(expected, rows), rows.size(), "rows", how);
     }
     if (!common.out.empty()) {
-      std::vector<OutputColumn> out(3);
-      out[0].name = "key";
-      out[1].name = input.r.values.name;
-      out[2].name = input.s.values.name;
-      if (out[1].name == out[2].name) {
-        out[1].name = "r_" + out[1].name;
-        out[2].name = "s_" + out[2].name;
+      std::string r_name = r_values.name, s_name = s_values.name;
+      if (r_name == s_name) {
+        r_name = "r_" + r_name;
+        s_name = "s_" + s_name;
       }
-      for (auto& c : out) c.type = OutputColumn::Type::kUint32;
+      std::vector<std::uint32_t> key, value1, value2;
       for (const auto& r : rows) {
-        out[0].u32.push_back(r.key);
-        out[1].u32.push_back(r.value1);
-        out[2].u32.push_back(r.value2);
+        key.push_back(r.key);
+        value1.push_back(r.value1);
+        value2.push_back(r.value2);
       }
-      write_table(common.out, out);
+      write_table(common.out, {uint32_column("key", std::move(key)), uint32_column(r_name, std::move(value1)),
+                               uint32_column(s_name, std::move(value2))});
       std::cout << "wrote " << rows.size() << " rows to " << common.out << "\n";
     }
     return status;
@@ -329,57 +412,68 @@ int table_command(const std::vector<std::string>& args) {
       "hashlab table --algo A --build KEYS.npy [--values V.npy] --probe QUERIES.npy [options]\n"
       "Per query: count (build rows with its key) and value (the smallest of their values; 0 if none).\n"
       "Values default to row numbers, so `value` is then the key's row in the build file");
-  std::string algo_name, build, values, probe;
-  TableOptions to;
+  std::string algo_name, build, values_file, probe;
   Common common;
   options.add_options()
       ("algo", po::value<std::string>(&algo_name)->required(), "cuckoo, hashgraph, linear_probing or sorted_array")
       ("build", po::value<std::string>(&build)->required(), "the keys to build from")
-      ("values", po::value<std::string>(&values), "their values (unsigned 32-bit; default: row numbers)")
+      ("values", po::value<std::string>(&values_file), "their values (unsigned 32-bit; default: row numbers)")
       ("probe", po::value<std::string>(&probe)->required(), "the query keys")
-      ("load", po::value<double>(&to.load)->default_value(0), "keys per slot (0: the table's default; hashgraph: keys per vertex)")
-      ("cuckoo-functions", po::value<int>(&to.cuckoo_functions)->default_value(4), "cuckoo: hash functions, 2 to 5");
+      ("load", po::value<std::string>(), "keys per slot (the table's default when not given; hashgraph: keys per vertex)")
+      ("cuckoo-functions", po::value<std::string>(), "cuckoo: hash functions, 2 to 5 (default 4)");
   add_common(options, common);
-  if (!parse(args, options, "table")) return 0;
+  const auto vm = parse(args, options, "table");
+  const catalogue::TableEntry* entry =
+      vm->count("algo") ? find_entry((*vm)["algo"].as<std::string>(), [](const std::string& n) -> const catalogue::TableEntry& {
+        return catalogue::table_entry(n);
+      })
+                        : nullptr;
+  if (vm->count("help")) {
+    print_help(options, entry);
+    return 0;
+  }
   check_common(common);
-  const TableAlgo algo = parse_table_algo(algo_name);
-  TableInput input;
+  catalogue::Options algo_options = entry_options(common, *vm, {{"load", "load"}, {"cuckoo-functions", "functions"}});
+  if (algo_options.count("load") && algo_options["load"] == "0") algo_options.erase("load");  // 0: the default
   ColumnReader reader;
-  input.keys = reader.key_column(build);
-  input.values = values.empty() ? row_numbers(input.keys.data.size(), "row") : reader.key_column(values);
-  input.queries = reader.key_column(probe);
-  check_table(algo, input, to);
+  const KeyColumn keys = reader.key_column(build);
+  const KeyColumn values = values_file.empty() ? row_numbers(keys.data.size(), "row") : reader.key_column(values_file);
+  const KeyColumn queries = reader.key_column(probe);
+  const catalogue::TableInput input{to_column(keys), to_column(values), to_column(queries)};
+  check_input([&] { entry->check(input, algo_options); });
   require_gpu(algo_name);
   return guarded([&] {
     CommandStream stream(true);
-    auto t = make_table(algo, input, to, stream.get());
-    std::cout << "table: " << to_string(algo) << " (" << describe(algo) << ")\n"
-              << "input: " << input.keys.data.size() << " keys, " << input.queries.data.size() << " queries\n";
-    std::vector<double> build_times;
+    auto t = entry->make(input, algo_options, stream.get());
+    std::cout << "table: " << entry->name << " (" << entry->description << ")\n"
+              << "input: " << keys.data.size() << " keys, " << queries.data.size() << " queries\n";
+    const harness::TimingPlan plan = plan_of(common);
+    harness::Timing build_time;
     try {
-      build_times = time_runs(common, false, stream.get(), [] {}, [&] { t->build(stream.get()); });
+      build_time = harness::time_gpu(plan, stream.get(), [&](cudaStream_t s) { t->build(s); },
+                                     [&](cudaStream_t s) { t->reset(s); });
     } catch (const cuckoo::BuildFailure& e) {
       // An outcome, not a crash: at this load the chapter's construction gives up.
       std::cout << "build: failed: " << e.what() << " (a lower --load or more --cuckoo-functions builds it)\n";
       return kExitFailed;
     }
-    const auto probe_times = time_runs(common, false, stream.get(), [] {}, [&] { t->probe(stream.get()); });
-    print_times("build", build_times, false);
-    print_times("probe", probe_times, false);
-    print_stats(t->stats());
-    const Lookup got = t->result(stream.get());
-    const int status =
-        common.verify ? report_verify(compare_lookup(reference_lookup(input), got, input), got.count.size(), "answers")
-                      : 0;
+    const auto probe_time = harness::time_gpu(plan, stream.get(), [&](cudaStream_t s) { t->probe(s); });
+    print_time("build", build_time, harness::Clock::kDevice);
+    print_time("probe", probe_time, harness::Clock::kDevice);
+    print_statistics(t->statistics(stream.get(), false), t->warnings());
+    const catalogue::Lookup got = t->result(stream.get());
+    const int status = common.verify ? report_verify(catalogue::compare_lookup(catalogue::make_lookup_reference(input),
+                                                                               got, queries.data),
+                                                     queries.data.size(), "answers")
+                                     : 0;
     if (!common.out.empty()) {
-      std::vector<OutputColumn> out(2);
-      out[0].name = "count";
-      out[1].name = "value";
-      for (auto& c : out) c.type = OutputColumn::Type::kUint32;
-      out[0].u32 = got.count;
-      out[1].u32 = got.value;
+      std::vector<OutputColumn> out;
+      if (!got.count.empty()) out.push_back(uint32_column("count", got.count));
+      if (!got.value.empty()) out.push_back(uint32_column("value", got.value));
+      if (out.empty()) throw InputError("--algo " + entry->name + " with these options answers only the total (" +
+                                        std::to_string(got.total) + " matches): nothing per query to write");
       write_table(common.out, out);
-      std::cout << "wrote " << got.count.size() << " answers to " << common.out << "\n";
+      std::cout << "wrote " << queries.data.size() << " answers to " << common.out << "\n";
     }
     return status;
   }, "");

@@ -23,8 +23,8 @@ SpInput& sp_input(PointContext& ctx, const gen::KeySpec& spec);
 // Runs one variant on buffers of length L = n (the paper's memory: three buffers the input's size).
 void run_sp_variant(PointContext& ctx, SpInput& in);
 
-/// The SP-EGA experiments' variants.
-inline Variants sp_variants() { return {"sp_ega", "lphga", "sort"}; }
+/// The SP-EGA experiments' variants: sp_ega, lphga, sort.
+Variants sp_variants();
 
 /// The variants on uniform keys with param_value groups (sp_groups, sp_bar).
 void run_sp_groups(PointContext& ctx);

@@ -1,13 +1,14 @@
 // What the comparison experiments sweep and the inputs each point draws (host logic, tested on
 // the CPU). Every variant of one point draws the same input from the shared generator; points
 // are ordered so that the variants of one input run one after another (the input and its CPU
-// reference are built once, see experiments/comparisons.cpp).
+// reference are built once, see experiments/tables.cpp, groupby.cpp and joins.cpp).
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "hashlab/catalogue/column.hpp"
 #include "hashlab/common/generator.hpp"
 #include "hashlab/harness/experiment.hpp"
 
@@ -25,6 +26,20 @@ constexpr std::uint64_t kTablesFullN = std::uint64_t{1} << 25;   // 32M: HashGra
 constexpr const char* kKeysOption = "compare-keys";
 /// Parses the option; throws std::invalid_argument naming the choices.
 gen::KeySpec parse_table_keys(const std::string& name);
+
+/// One variant of the tables experiment: a catalogue table entry and the options that make it the
+/// variant (HashGraph V1 and V2 are one entry's two versions). Every table entry appears.
+struct TableVariant {
+  std::string name;    // "cuckoo", "hashgraph_v1", "hashgraph_v2", "linear_probing", "sorted_array"
+  std::string entry;   // the catalogue's
+  catalogue::Options options;
+};
+const std::vector<TableVariant>& table_variants();
+/// The variant called `name`; std::invalid_argument naming the choices.
+const TableVariant& table_variant(const std::string& name);
+/// Whether the variant's table holds unique keys at `load_factor` (keys / slots; HashGraph: keys
+/// per vertex) in this comparison: up to its entry's max_load, and the sorted array (no load) at 1.
+bool runs_at_load(const TableVariant& variant, double load_factor);
 
 std::vector<double> table_loads(const harness::RunOptions& options);
 std::vector<double> table_multiplicities(const harness::RunOptions& options);
@@ -46,6 +61,9 @@ constexpr double kHighLoadFactor = 0.99;
 /// repeats.
 std::vector<double> groupby_cardinalities(const harness::RunOptions& options, std::uint64_t n);
 std::vector<double> groupby_zipf_exponents(const harness::RunOptions& options);
+/// Every group-by of the catalogue, each point (the inputs take one key column and one value
+/// column of unsigned values below 2^31, so that every entry reads the same numbers).
+std::vector<std::string> groupby_variants();
 std::vector<harness::Point> groupby_plan(const harness::RunOptions& options);
 /// The keys of a point: uniform over `groups` keys (unique keys when groups >= n), or Zipf over
 /// zipf_candidates(n) keys.
@@ -59,6 +77,8 @@ constexpr double kDefaultMatchRate = 0.5;  // the pk-pk module's sweep default
 
 std::vector<std::uint64_t> join_sizes(const harness::RunOptions& options);
 std::vector<double> join_match_rates(const harness::RunOptions& options);
+/// Every join of the catalogue.
+std::vector<std::string> join_variants();
 /// Every size at kDefaultMatchRate, then the other match rates at the largest size.
 std::vector<harness::Point> joins_plan(const harness::RunOptions& options);
 /// |R| = |S| = n, keys in [0, max(10^8, 2 (|R| + |S|))) (the pk-pk report's 10^8 where it fits).

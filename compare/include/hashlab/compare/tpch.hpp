@@ -1,6 +1,6 @@
 // compare/tpch: the suite's group-bys and joins on TPC-H's lineitem and orders (issue 17) —
 // the plan, the queries and the data directory (host logic, tested on the CPU). The experiment
-// itself is experiments/tpch.cpp; the algorithms run through owndata/'s adapters.
+// itself is experiments/tpch.cpp; the algorithms run through the catalogue.
 //
 // Data (scripts/tpch.py, `make tpch-data SF=1`): <dir>/sf<SF>/lineitem/<column>.npy and
 // <dir>/sf<SF>/orders/<column>.npy, every column uint32 ('<u4'): keys as generated, l_returnflag
@@ -71,17 +71,13 @@ std::string missing_data(const std::string& dir, const std::string& sf);
 /// lineitem's rows: from the .npy header of l_orderkey when the data are there, else nominal.
 std::uint64_t lineitem_rows(const std::string& dir, const std::string& sf);
 
-/// The variant names the plan uses, from owndata's algorithms (the experiment fills them).
+/// The variant names the plan uses: the catalogue's entries.
 struct Variants {
   std::vector<std::string> groupby;           // every group-by: rapids, sp_ega, ...
   std::vector<std::string> groupby_two_keys;  // those that take two key columns (Q1)
-  std::vector<std::string> join;              // join variants (join_variant names)
+  std::vector<std::string> join;              // every join: bsp, sort_join, ...
 };
-/// A join algorithm's variant name: owndata's "sort", "hash", "cpu" become "sort_join",
-/// "hash_join", "cpu_join" (the group-bys have a sort, a hash and a cpu too; compare/joins names
-/// them so); "bsp" and "hashgraph" stay. join_algo undoes it.
-std::string join_variant(const std::string& algo);
-std::string join_algo(const std::string& variant);
+Variants variants();
 
 /// Q1 (two-key variants), then for each one-key query its variants on TPC-H's keys and on
 /// uniform keys, then Q18 (join variants). n is lineitem's rows at every point (--n is ignored:
@@ -113,7 +109,4 @@ Grouped group_by_order(const std::vector<std::uint32_t>& l_orderkey, const std::
 
 /// What the point computes, in words, for its note (`groups`: the join's grouped lineitem rows).
 std::string describe(const harness::Point& point, const std::string& sf, std::uint64_t groups);
-/// The unit of an owndata statistic, by its name ("..._ms": ms, "...slots": slots, else count).
-std::string stat_unit(const std::string& name);
-
 }  // namespace hashlab::compare::tpch

@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "hashlab/catalogue/column.hpp"
+
 namespace hashlab::owndata {
 
 /// Bad input from the user (a file, a column, an option): the command exits with status 2.
@@ -37,9 +39,6 @@ struct ValueColumn {
   std::vector<std::int64_t> ints;  // !real
   std::vector<double> reals;       // real
   std::size_t rows() const { return real ? reals.size() : ints.size(); }
-  /// The smallest and largest integer (0, 0 when empty or real).
-  std::int64_t min_int() const;
-  std::int64_t max_int() const;
 };
 
 /// Reads integer keys; throws InputError naming the file for a floating dtype, a value outside
@@ -63,21 +62,13 @@ class ColumnReader {
   std::unique_ptr<CsvFiles> csv_;
 };
 
-/// The values as uint32 for the algorithms that take unsigned 32-bit values (EGA, the baselines,
-/// the joins and tables); throws InputError naming the file and the first value that does not
-/// fit, or a real column. `what` says who needs it ("sp_ega aggregates").
-std::vector<std::uint32_t> as_uint32(const ValueColumn& column, const std::string& what);
-/// The values as int32 (RAPIDS' integer path); InputError as above.
-std::vector<std::int32_t> as_int32(const ValueColumn& column, const std::string& what);
-/// The checks of as_uint32 and as_int32 alone (no copy).
-void require_uint32(const ValueColumn& column, const std::string& what);
-void require_int32(const ValueColumn& column, const std::string& what);
+/// The columns as the catalogue reads them: views of their data (which must outlive them), named
+/// by the column and labelled by its file in errors.
+catalogue::Column to_column(const KeyColumn& column);
+catalogue::Column to_column(const ValueColumn& column);
 
-/// Throws InputError unless every column has `rows` rows, naming the first that differs.
-void require_rows(std::size_t rows, const std::string& first_source, const std::string& source, std::size_t got);
-
-/// The first repeated key, if any: returns true and sets key and the two rows.
-bool find_repeat(const std::vector<std::uint32_t>& keys, std::uint32_t& key, std::size_t& row_a, std::size_t& row_b);
+/// Row numbers 0..rows-1 as a key column named `name` (a join or table without a value file).
+KeyColumn row_numbers(std::size_t rows, const std::string& name);
 
 /// One output column.
 struct OutputColumn {

@@ -1,4 +1,4 @@
-// The lookup reference of compare/tables (CPU only): against reference::Multimap and map_lookup.
+// The lookup reference of the catalogue's tables (CPU only): against reference::Multimap and map_lookup.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -6,12 +6,12 @@
 #include <vector>
 
 #include "hashlab/common/generator.hpp"
-#include "hashlab/compare/tables.hpp"
+#include "hashlab/catalogue/checks.hpp"
 #include "hashlab/reference/join.hpp"
 #include "hashlab/reference/lookup.hpp"
 #include "hashlab/testing/gpu_test.hpp"
 
-namespace hashlab::compare {
+namespace hashlab::catalogue {
 namespace {
 
 TEST(LookupReference, SmallHandmadeMultimap) {
@@ -73,4 +73,4 @@ TEST(LookupReference, RepeatedKeysAgreeWithMultimap) {
 }
 
 }  // namespace
-}  // namespace hashlab::compare
+}  // namespace hashlab::catalogue

@@ -1,4 +1,4 @@
-// The CPU reference of the tables' lookups in array form (see tables.hpp), and the table names.
+// The CPU reference of the tables' probes in array form (checks.hpp).
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -6,22 +6,12 @@
 #include "hashlab/common/host_memory.hpp"
 #include "hashlab/common/radix_sort.hpp"
 #include "hashlab/common/threads.hpp"
-#include "hashlab/compare/tables.hpp"
+#include "hashlab/catalogue/checks.hpp"
 #include "hashlab/reference/lookup.hpp"
 
-namespace hashlab::compare {
+namespace hashlab::catalogue {
 
 namespace {
-
-struct NamedKind {
-  TableKind kind;
-  const char* name;
-};
-constexpr NamedKind kNames[] = {{TableKind::kCuckoo, "cuckoo"},
-                                {TableKind::kHashGraphV1, "hashgraph_v1"},
-                                {TableKind::kHashGraphV2, "hashgraph_v2"},
-                                {TableKind::kLinearProbing, "linear_probing"},
-                                {TableKind::kSortedArray, "sorted_array"}};
 
 std::uint64_t pack(std::uint32_t high, std::uint32_t low) { return (std::uint64_t{high} << 32) | low; }
 std::uint32_t high_of(std::uint64_t w) { return static_cast<std::uint32_t>(w >> 32); }
@@ -29,38 +19,7 @@ std::uint32_t low_of(std::uint64_t w) { return static_cast<std::uint32_t>(w & 0x
 
 }  // namespace
 
-const char* to_string(TableKind kind) {
-  for (const auto& k : kNames)
-    if (k.kind == kind) return k.name;
-  return "unknown";
-}
-
-TableKind parse_table_kind(const std::string& name) {
-  std::string choices;
-  for (const auto& k : kNames) {
-    if (name == k.name) return k.kind;
-    choices += choices.empty() ? k.name : std::string(", ") + k.name;
-  }
-  throw std::invalid_argument("unknown table '" + name + "' (choices: " + choices + ")");
-}
-
-const std::vector<TableKind>& all_table_kinds() {
-  static const std::vector<TableKind> kinds = {TableKind::kCuckoo, TableKind::kHashGraphV1, TableKind::kHashGraphV2,
-                                               TableKind::kLinearProbing, TableKind::kSortedArray};
-  return kinds;
-}
-
-bool runs_at_load(TableKind kind, double load_factor) {
-  if (!(load_factor > 0)) return false;
-  switch (kind) {
-    case TableKind::kCuckoo: return load_factor <= kCuckooMaxLoad;
-    case TableKind::kLinearProbing: return load_factor <= kLinearProbingMaxLoad;
-    case TableKind::kSortedArray: return load_factor == kSortedArrayLoad;
-    default: return true;  // HashGraph: any number of keys per vertex
-  }
-}
-
-LookupReference make_lookup_reference(const std::vector<std::uint32_t>& keys, const std::vector<std::uint32_t>& values,
+LookupReference make_lookup_reference(std::vector<std::uint32_t> keys, const std::vector<std::uint32_t>& values,
                                       const std::vector<std::uint32_t>& queries) {
   if (keys.size() != values.size())
     throw std::invalid_argument("make_lookup_reference: " + std::to_string(keys.size()) + " keys but " +
@@ -119,7 +78,8 @@ LookupReference make_lookup_reference(const std::vector<std::uint32_t>& keys, co
     }
   });
   for (const std::uint64_t m : matches) ref.total_matches += m;
+  ref.keys = std::move(keys);
   return ref;
 }
 
-}  // namespace hashlab::compare
+}  // namespace hashlab::catalogue
