@@ -1,12 +1,14 @@
-"""hashlab in Python: the suite's data generator, CPU references and algorithms on NumPy arrays,
-pandas DataFrames and device arrays (CuPy, PyTorch, anything with ``__cuda_array_interface__`` or
-DLPack).
+"""hashlab in Python: the suite's group-bys, joins and hash tables (the catalogue), its data
+generator, CPU references and algorithms on NumPy arrays, pandas DataFrames and device arrays
+(CuPy, PyTorch, anything with ``__cuda_array_interface__`` or DLPack).
 
     import hashlab
+    hashlab.catalogue()                                                        # every algorithm
     keys = hashlab.generate_keys(1 << 20, "uniform", distinct=1000)          # NumPy, seeded
     vals = hashlab.generate_values(1 << 20, 0, 100)
-    hashlab.reference.groupby(keys, vals, ["sum", "mean"])                     # pandas DataFrame
-    hashlab.cpu.groupby({"k": keys, "v": vals}, "v", "max", by="k")           # DataFrame in, out
+    r = hashlab.groupby(keys, vals, ["sum", "mean"], algo="sp_ega")           # r.frame, r.stats
+    hashlab.reference.groupby(keys, vals, ["sum", "mean"])                     # the oracle
+    hashlab.Table("cuckoo", keys, load=0.8).find(keys)                         # t.stats: chains
 
 Arrays: a NumPy array (or a pandas Series, or a list) is host data; a device array is used in
 place, never copied (its address is what the GPU algorithms read), and device answers come back
@@ -33,11 +35,25 @@ except ImportError as _error:  # pragma: no cover - the message is the point
 from ._core import CudaError, DeviceArray
 from ._device import device_info, device_memory, gpu_available, gpu_status, require_gpu
 from .generator import MAX_KEY_DOMAIN, RESERVED_KEY, generate_keys, generate_pkpk, generate_values
+from ._catalogue import (GroupBy, GroupByResult, Join, JoinResult, LookupResult, Statistics, Table, Timing,
+                         catalogue, entries, groupby, join)
 from . import cpu, reference
 
 __all__ = [
     "CudaError",
     "DeviceArray",
+    "GroupBy",
+    "GroupByResult",
+    "Join",
+    "JoinResult",
+    "LookupResult",
+    "Statistics",
+    "Table",
+    "Timing",
+    "catalogue",
+    "entries",
+    "groupby",
+    "join",
     "MAX_KEY_DOMAIN",
     "RESERVED_KEY",
     "cpu",

@@ -16,6 +16,7 @@ namespace hashlab::python {
 
 void bind_generator(nb::module_& m);
 void bind_reference(nb::module_& m);
+void bind_catalogue(nb::module_& m);
 
 namespace {
 
@@ -75,4 +76,5 @@ NB_MODULE(_core, m) {
   bind_columns(m);
   bind_generator(m);
   bind_reference(m);
+  bind_catalogue(m);
 }
