@@ -117,7 +117,7 @@ TEST(Generator, UniqueKeysAreDistinctBelowTheDomainAndNeverReserved) {
   HASHLAB_TRACE_SEED(seed);
   const auto keys = generate_keys_host(KeySpec::unique(), seed, 200000);
   EXPECT_EQ(count_distinct(keys), keys.size());
-  EXPECT_EQ(std::count(keys.begin(), keys.end(), kReservedKey), 0);
+  EXPECT_EQ(std::count(keys.begin(), keys.end(), kEmptyKey), 0);
 
   const auto small = generate_keys_host(KeySpec::unique(5000), seed, 4000);
   EXPECT_EQ(count_distinct(small), small.size());
@@ -145,7 +145,7 @@ TEST(Generator, UniformHasExactlyMinOfRowsAndDistinctKeys) {
     const auto keys = generate_keys_host(spec, seed, c.n);
     EXPECT_EQ(count_distinct(keys), std::min<std::uint64_t>(c.n, c.k)) << "n=" << c.n << " k=" << c.k;
     EXPECT_EQ(spec.distinct_keys(c.n), std::min<std::uint64_t>(c.n, c.k));
-    EXPECT_EQ(std::count(keys.begin(), keys.end(), kReservedKey), 0);
+    EXPECT_EQ(std::count(keys.begin(), keys.end(), kEmptyKey), 0);
   }
 }
 
@@ -229,7 +229,7 @@ TEST(Generator, MultiColumnTuplesAreDistinctPerGroupWhileColumnsRepeat) {
   EXPECT_EQ(tuples.size(), kGroups);
   EXPECT_LT(first.size(), kGroups);
   EXPECT_LT(second.size(), kGroups);
-  EXPECT_EQ(first.count(kReservedKey) + second.count(kReservedKey), 0u);
+  EXPECT_EQ(first.count(kEmptyKey) + second.count(kEmptyKey), 0u);
 }
 
 TEST(Generator, OneKeyColumnEqualsGenerateKeys) {

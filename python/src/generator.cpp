@@ -12,6 +12,7 @@
 #include "columns.hpp"
 #include "hashlab/common/cuda_check.hpp"
 #include "hashlab/common/generator.hpp"
+#include "hashlab/common/sentinels.hpp"
 
 namespace hashlab::python {
 namespace {
@@ -145,7 +146,7 @@ std::pair<nb::object, nb::object> pkpk(std::uint64_t r_rows, std::uint64_t s_row
 
 void bind_generator(nb::module_& m) {
   m.attr("MAX_KEY_DOMAIN") = gen::kMaxKeyDomain;
-  m.attr("RESERVED_KEY") = gen::kReservedKey;
+  m.attr("RESERVED_KEY") = kEmptyKey;
   m.attr("MAX_KEY_COLUMNS") = gen::kMaxKeyColumns;
   m.def("generate_keys", &keys, nb::arg("n"), nb::arg("distribution"), nb::arg("distinct"), nb::arg("zipf_exponent"),
         nb::arg("domain"), nb::arg("columns"), nb::arg("seed"), nb::arg("device"), nb::arg("out").none());

@@ -3,8 +3,8 @@
 // host generator of the same type and the same transforms), so that the host copy of a
 // dataset equals the device one bit for bit and CPU-only tests can draw the same data.
 //
-// Every distribution avoids the key 0xffffffff (kReservedKey), the empty-slot sentinel of the
-// papers' tables, by drawing keys from [0, domain) with domain <= 2^32 - 1.
+// Every distribution avoids the key 0xffffffff (kEmptyKey, sentinels.hpp), the empty-slot
+// sentinel of the papers' tables, by drawing keys from [0, domain) with domain <= 2^32 - 1.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -14,10 +14,11 @@
 #include <string>
 #include <vector>
 
+#include "hashlab/common/sentinels.hpp"
+
 namespace hashlab::gen {
 
-constexpr std::uint32_t kReservedKey = 0xffffffffu;
-constexpr std::uint64_t kMaxKeyDomain = 0xffffffffull;  // keys lie in [0, 2^32 - 1)
+constexpr std::uint64_t kMaxKeyDomain = kEmptyKey;  // keys lie in [0, 2^32 - 1): all but the empty key
 constexpr std::uint64_t kMaxZipfKeys = std::uint64_t{1} << 26;  // Zipf CDF table: 512 MiB of doubles
 constexpr int kMaxKeyColumns = 8;
 
