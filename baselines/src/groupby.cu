@@ -12,13 +12,12 @@
 
 #include "hashlab/common/hash.hpp"
 #include "hashlab/common/host_memory.hpp"
+#include "hashlab/common/grid_stride.cuh"
 #include "hashlab/common/launch.cuh"
 #include "hashlab/common/primitives.hpp"
 
 namespace hashlab::baseline {
 namespace {
-
-constexpr std::uint32_t kEmptyKey = HashGroupBy::kEmptyKey;
 
 enum Status : int { kGroups = 0, kOverflow = 1, kSentinel = 2, kStatusWords = 3 };
 
@@ -38,8 +37,7 @@ __device__ __forceinline__ void aggregate_into(unsigned long long* slot, Aggrega
 
 __global__ void init_table_kernel(std::uint32_t* keys, std::uint64_t* values, std::size_t capacity,
                                   std::uint64_t identity) {
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < capacity;
-       i += std::size_t{gridDim.x} * blockDim.x) {
+  for (const std::size_t i : grid_stride(capacity)) {
     keys[i] = kEmptyKey;
     values[i] = identity;
   }
@@ -49,8 +47,7 @@ __global__ void init_table_kernel(std::uint32_t* keys, std::uint64_t* values, st
 __global__ void hash_aggregate_kernel(const std::uint32_t* keys, const std::uint32_t* values, std::size_t n,
                                       Aggregation op, std::uint32_t* slot_keys, std::uint64_t* slot_values,
                                       std::size_t capacity, std::uint32_t* status) {
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
-       i += std::size_t{gridDim.x} * blockDim.x) {
+  for (const std::size_t i : grid_stride(n)) {
     const std::uint32_t key = keys[i];
     if (key == kEmptyKey) {
       status[kSentinel] = 1;
@@ -75,17 +72,14 @@ __global__ void hash_aggregate_kernel(const std::uint32_t* keys, const std::uint
 // Compacts the used slots; one atomic per warp reserves the warp's output range.
 __global__ void compact_kernel(const std::uint32_t* slot_keys, const std::uint64_t* slot_values, std::size_t capacity,
                                std::uint32_t* out_keys, std::uint64_t* out_values, std::uint32_t* status) {
-  const std::size_t stride = std::size_t{gridDim.x} * blockDim.x;
-  // Every lane of a warp runs the same number of iterations, so the ballot sees the whole warp.
-  const std::size_t rounds = (capacity + stride - 1) / stride;
   const unsigned lane = threadIdx.x % 32;
-  for (std::size_t r = 0; r < rounds; ++r) {
-    const std::size_t i = r * stride + blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  // Every lane of a warp runs the same number of rounds, so the ballot sees the whole warp.
+  for (const std::size_t i : grid_stride_rounds(capacity)) {
     const bool used = i < capacity && slot_keys[i] != kEmptyKey;
-    const unsigned mask = __ballot_sync(0xffffffffu, used);
+    const unsigned mask = __ballot_sync(kFullWarpMask, used);
     std::uint32_t base = 0;
     if (lane == 0 && mask != 0) base = atomicAdd(status + kGroups, static_cast<std::uint32_t>(__popc(mask)));
-    base = __shfl_sync(0xffffffffu, base, 0);
+    base = __shfl_sync(kFullWarpMask, base, 0);
     if (used) {
       const std::uint32_t at = base + __popc(mask & ((1u << lane) - 1));
       out_keys[at] = slot_keys[i];

@@ -2,8 +2,10 @@
 #include "hashlab/baselines/hash_join.hpp"
 
 #include "hashlab/baselines/detail/linear_probing_view.cuh"
+#include "hashlab/common/grid_stride.cuh"
 #include "hashlab/common/launch.cuh"
 #include "hashlab/common/primitives.hpp"
+#include "hashlab/common/reduce.cuh"
 
 namespace hashlab::baseline {
 namespace {
@@ -13,18 +15,14 @@ using detail::LinearProbingView;
 // Per-thread counts summed across the warp, one atomic per warp.
 __global__ void count_matches_kernel(LinearProbingView table, const std::uint32_t* s_keys, std::size_t n,
                                      unsigned long long* total) {
-  const std::size_t stride = std::size_t{gridDim.x} * blockDim.x;
   unsigned long long mine = 0;
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += stride)
-    table.for_each_match(s_keys[i], [&](std::uint32_t) { ++mine; });
-  for (int offset = 16; offset > 0; offset /= 2) mine += __shfl_down_sync(0xffffffffu, mine, offset);
-  if (threadIdx.x % 32 == 0 && mine != 0) atomicAdd(total, mine);
+  for (const std::size_t i : grid_stride(n)) table.for_each_match(s_keys[i], [&](std::uint32_t) { ++mine; });
+  atomic_add_warp_sum(total, mine);
 }
 
 __global__ void count_per_row_kernel(LinearProbingView table, const std::uint32_t* s_keys, std::size_t n,
                                      std::uint64_t* counts) {
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
-       i += std::size_t{gridDim.x} * blockDim.x) {
+  for (const std::size_t i : grid_stride(n)) {
     std::uint64_t c = 0;
     table.for_each_match(s_keys[i], [&](std::uint32_t) { ++c; });
     counts[i] = c;
@@ -33,8 +31,7 @@ __global__ void count_per_row_kernel(LinearProbingView table, const std::uint32_
 
 __global__ void write_pairs_kernel(LinearProbingView table, const std::uint32_t* s_keys, std::size_t n,
                                    const std::uint64_t* offsets, std::uint32_t* r_out, std::uint32_t* s_out) {
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
-       i += std::size_t{gridDim.x} * blockDim.x) {
+  for (const std::size_t i : grid_stride(n)) {
     std::uint64_t at = offsets[i];
     table.for_each_match(s_keys[i], [&](std::uint32_t r_row) {
       r_out[at] = r_row;

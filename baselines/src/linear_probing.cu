@@ -6,7 +6,9 @@
 #include <string>
 
 #include "hashlab/baselines/detail/linear_probing_view.cuh"
+#include "hashlab/common/grid_stride.cuh"
 #include "hashlab/common/launch.cuh"
+#include "hashlab/common/sentinels.hpp"
 
 namespace hashlab::baseline {
 namespace {
@@ -15,10 +17,9 @@ using detail::LinearProbingView;
 
 __global__ void insert_kernel(LinearProbingView table, const std::uint32_t* keys, const std::uint32_t* values,
                               std::size_t n, std::size_t first_index, std::uint32_t* sentinel_seen) {
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
-       i += std::size_t{gridDim.x} * blockDim.x) {
+  for (const std::size_t i : grid_stride(n)) {
     const std::uint32_t key = keys[i];
-    if (key == LinearProbingTable::kEmptyKey) {
+    if (key == kEmptyKey) {
       *sentinel_seen = 1;
       continue;
     }
@@ -28,15 +29,12 @@ __global__ void insert_kernel(LinearProbingView table, const std::uint32_t* keys
 
 __global__ void find_kernel(LinearProbingView table, const std::uint32_t* queries, std::size_t n,
                             std::uint32_t* values_out) {
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
-       i += std::size_t{gridDim.x} * blockDim.x)
-    values_out[i] = table.find_first(queries[i]);
+  for (const std::size_t i : grid_stride(n)) values_out[i] = table.find_first(queries[i]);
 }
 
 __global__ void count_kernel(LinearProbingView table, const std::uint32_t* queries, std::size_t n,
                              std::uint32_t* counts_out) {
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
-       i += std::size_t{gridDim.x} * blockDim.x) {
+  for (const std::size_t i : grid_stride(n)) {
     std::uint32_t count = 0;
     table.for_each_match(queries[i], [&](std::uint32_t) { ++count; });
     counts_out[i] = count;

@@ -1,23 +1,21 @@
 // Sorted array + binary search (see hashlab/baselines/sorted_array.hpp).
 #include "hashlab/baselines/sorted_array.hpp"
 
+#include "hashlab/common/grid_stride.cuh"
 #include "hashlab/common/launch.cuh"
 #include "hashlab/common/primitives.hpp"
+#include "hashlab/common/search.hpp"
+#include "hashlab/common/sentinels.hpp"
 
 namespace hashlab::baseline {
 namespace {
 
 __global__ void binary_search_kernel(const std::uint32_t* keys, const std::uint32_t* values, std::size_t size,
                                      const std::uint32_t* queries, std::size_t n, std::uint32_t* values_out) {
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
-       i += std::size_t{gridDim.x} * blockDim.x) {
+  for (const std::size_t i : grid_stride(n)) {
     const std::uint32_t q = queries[i];
-    std::size_t lo = 0, hi = size;
-    while (lo < hi) {
-      const std::size_t mid = lo + (hi - lo) / 2;
-      if (keys[mid] < q) lo = mid + 1; else hi = mid;
-    }
-    values_out[i] = (lo < size && keys[lo] == q) ? values[lo] : SortedArray::kNotFound;
+    const std::size_t at = lower_bound(keys, size, q);
+    values_out[i] = (at < size && keys[at] == q) ? values[at] : kNotFound;
   }
 }
 

@@ -11,6 +11,7 @@
 #include "hashlab/baselines/groupby.hpp"
 #include "hashlab/common/cuda_check.hpp"
 #include "hashlab/common/memory.hpp"
+#include "hashlab/common/sentinels.hpp"
 #include "hashlab/ega/mp_ega.hpp"
 #include "hashlab/ega/sp_ega.hpp"
 #include "hashlab/rapids_groupby/groupby.hpp"
@@ -409,7 +410,7 @@ void check_ega(const GroupByEntry& entry, const GroupByInput& input, const Optio
   if (!(o.number(kLengthFactorOption) >= 1))
     o.refuse(kLengthFactorOption, "at least 1 (L = length_factor x rows; the buffers hold every row)");
   check_uint32_values(entry, input);
-  detail::require_no_key(input.keys.front(), ega::kEmptyKey, "--algo " + entry.name, "rapids, sort or cpu", stream);
+  detail::require_no_key(input.keys.front(), kEmptyKey, "--algo " + entry.name, "rapids, sort or cpu", stream);
 }
 
 template <class Ega>
@@ -470,7 +471,7 @@ void check_baseline(const GroupByEntry& entry, const GroupByInput& input, const 
   if (entry.name == "hash") {
     const double load = o.number(kHashLoadOption);
     if (!(load > 0 && load <= 1)) o.refuse(kHashLoadOption, "must lie in (0, 1] (rows per slot)");
-    detail::require_no_key(input.keys.front(), baseline::HashGroupBy::kEmptyKey, "--algo hash", "rapids, sort or cpu",
+    detail::require_no_key(input.keys.front(), kEmptyKey, "--algo hash", "rapids, sort or cpu",
                            stream);
   }
 }
@@ -568,7 +569,7 @@ void check_mp_ega(const GroupByEntry& entry, const GroupByInput& input, const Op
   check_table(entry, input);
   const OptionReader o(entry.name, entry.options, options);
   check_uint32_values(entry, input);
-  detail::require_no_key(input.keys.front(), ega::kEmptyKey, "--algo mp_ega", "rapids, sort or cpu", stream);
+  detail::require_no_key(input.keys.front(), kEmptyKey, "--algo mp_ega", "rapids, sort or cpu", stream);
   try {
     mp_config(o).validate();
   } catch (const std::invalid_argument& e) {

@@ -13,6 +13,7 @@
 #include "hashlab/catalogue/checks.hpp"
 #include "hashlab/common/cuda_check.hpp"
 #include "hashlab/common/memory.hpp"
+#include "hashlab/common/sentinels.hpp"
 #include "hashlab/cuckoo/cuckoo_table.hpp"
 #include "hashlab/cuckoo/multivalue.hpp"
 #include "hashlab/hashgraph/hashgraph.hpp"
@@ -25,7 +26,6 @@ using detail::array_spec;
 using detail::number_spec;
 using detail::OptionReader;
 
-constexpr std::uint32_t kMarker = 0xffffffffu;  // the tables' empty key and not-found value
 constexpr const char* kLoadOption = "load";
 constexpr const char* kMultivalueOption = "multivalue";
 constexpr const char* kFunctionsOption = "functions";
@@ -56,7 +56,7 @@ Lookup map_answers(std::vector<std::uint32_t> found) {
   Lookup out;
   out.count.resize(found.size());
   for (std::size_t j = 0; j < found.size(); ++j) {
-    out.count[j] = found[j] != kMarker;
+    out.count[j] = found[j] != kNotFound;
     if (!out.count[j]) found[j] = 0;
     out.total += out.count[j];
   }
@@ -389,14 +389,14 @@ void check(const TableEntry& entry, const TableInput& in, const Options& options
   detail::require_keys(in.queries, entry.name + "'s queries");
   if (in.keys.rows == 0) throw std::invalid_argument(in.keys.label() + ": no rows to build from");
   if (in.queries.rows == 0) throw std::invalid_argument(in.queries.label() + ": no queries");
-  if (in.keys.rows >= kMarker || in.keys.rows > hashgraph::kMaxKeys)
+  if (in.keys.rows >= kNotFound || in.keys.rows > hashgraph::kMaxKeys)
     throw std::invalid_argument(in.keys.label() + ": too many rows (at most 2^32 - 2)");
   const OptionReader o(entry.name, entry.options, options);
   const bool multi = multivalue(entry, o);
   if (entry.name == "cuckoo" || entry.name == "linear_probing") {
     const double load = o.number(kLoadOption);
     if (!(load > 0 && load <= 1)) o.refuse(kLoadOption, "a load in (0, 1] (keys per slot)");
-    detail::require_no_key(in.keys, kMarker, entry.name, "hashgraph or sorted_array", stream);
+    detail::require_no_key(in.keys, kEmptyKey, entry.name, "hashgraph or sorted_array", stream);
   }
   if (entry.name == "cuckoo") {
     try {
@@ -418,7 +418,7 @@ void check(const TableEntry& entry, const TableInput& in, const Options& options
   detail::require_unique(in.keys, entry.name + " holds one value per key (multivalue=true, or hashgraph, takes repeated keys)");
   if (in.values.host != nullptr) {
     const auto* v = static_cast<const std::uint32_t*>(in.values.host);
-    const auto it = std::find(v, v + in.values.rows, kMarker);
+    const auto it = std::find(v, v + in.values.rows, kNotFound);
     if (it != v + in.values.rows)
       throw std::invalid_argument(in.values.label() + ": row " + std::to_string(it - v) +
                                   " holds 4294967295, the not-found answer of " + entry.name);

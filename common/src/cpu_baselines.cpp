@@ -33,6 +33,7 @@
 
 #include "hashlab/common/hash.hpp"
 #include "hashlab/common/scatter.hpp"
+#include "hashlab/common/sentinels.hpp"
 #include "hashlab/common/threads.hpp"
 
 namespace hashlab::cpu {
@@ -43,9 +44,9 @@ using reference::Aggregation;
 using reference::GroupByResult;
 using reference::JoinPair;
 
-/// The tables' empty-slot marker. The key itself is legal input: each table keeps the one
-/// group (or build row set) of key 0xffffffff in a slot of its own beside the array.
-constexpr std::uint32_t kEmpty = 0xffffffffu;
+// The tables' empty-slot marker is kEmptyKey (sentinels.hpp). The key itself is legal input
+// here: each table keeps the one group (or build row set) of key 0xffffffff in a slot of its own
+// beside the array.
 
 /// Below this many rows per thread, starting a thread costs more than it saves.
 constexpr std::size_t kMinRowsPerThread = 4096;
@@ -210,7 +211,7 @@ class GroupTable {
   /// Empties the table, sized for `expected_groups` (it doubles when they are more).
   void reset(std::size_t expected_groups) {
     const std::size_t capacity = next_pow2(std::max<std::size_t>(2 * expected_groups, 16));
-    slots_.assign(capacity, Slot{kEmpty, Acc{}});
+    slots_.assign(capacity, Slot{kEmptyKey, Acc{}});
     mask_ = capacity - 1;
     size_ = 0;
     has_reserved_ = false;
@@ -245,8 +246,8 @@ class GroupTable {
   template <class Fn>
   void for_each(Fn fn) const {
     for (const Slot& slot : slots_)
-      if (slot.key != kEmpty) fn(slot.key, slot.acc);
-    if (has_reserved_) fn(kEmpty, reserved_);
+      if (slot.key != kEmptyKey) fn(slot.key, slot.acc);
+    if (has_reserved_) fn(kEmptyKey, reserved_);
   }
 
   /// Writes the groups' keys and final values; returns how many there are.
@@ -268,7 +269,7 @@ class GroupTable {
   /// The accumulator of `key`, claiming an empty slot if the key is new (inserted = true; the
   /// caller initialises it and then checks the load).
   Acc& acc_of(std::uint32_t key, bool& inserted) {
-    if (key == kEmpty) {
+    if (key == kEmptyKey) {
       inserted = !has_reserved_;
       has_reserved_ = true;
       return reserved_;
@@ -279,7 +280,7 @@ class GroupTable {
         inserted = false;
         return slot.acc;
       }
-      if (slot.key == kEmpty) {
+      if (slot.key == kEmptyKey) {
         slot.key = key;
         ++size_;
         inserted = true;
@@ -289,13 +290,13 @@ class GroupTable {
   }
 
   void grow() {
-    std::vector<Slot> old(2 * slots_.size(), Slot{kEmpty, Acc{}});
+    std::vector<Slot> old(2 * slots_.size(), Slot{kEmptyKey, Acc{}});
     old.swap(slots_);
     mask_ = slots_.size() - 1;
     for (const Slot& slot : old) {
-      if (slot.key == kEmpty) continue;
+      if (slot.key == kEmptyKey) continue;
       std::size_t i = hash::fmix32(slot.key) & mask_;
-      while (slots_[i].key != kEmpty) i = (i + 1) & mask_;
+      while (slots_[i].key != kEmptyKey) i = (i + 1) & mask_;
       slots_[i] = slot;
     }
   }
@@ -561,17 +562,17 @@ class CountTable {
  public:
   void build(const std::uint32_t* keys, std::size_t rows) {
     const std::size_t capacity = next_pow2(std::max<std::size_t>(2 * rows, 16));
-    slots_.assign(capacity, Slot{kEmpty, 0});
+    slots_.assign(capacity, Slot{kEmptyKey, 0});
     mask_ = capacity - 1;
     reserved_ = 0;
     for (std::size_t r = 0; r < rows; ++r) {
       const std::uint32_t key = keys[r];
-      if (key == kEmpty) {
+      if (key == kEmptyKey) {
         ++reserved_;
         continue;
       }
       std::size_t i = hash::fmix32(key) & mask_;
-      while (slots_[i].key != kEmpty && slots_[i].key != key) i = (i + 1) & mask_;
+      while (slots_[i].key != kEmptyKey && slots_[i].key != key) i = (i + 1) & mask_;
       slots_[i].key = key;
       ++slots_[i].count;
     }
@@ -581,11 +582,11 @@ class CountTable {
     std::uint64_t matches = 0;
     for (std::size_t r = 0; r < rows; ++r) {
       const std::uint32_t key = keys[r];
-      if (key == kEmpty) {
+      if (key == kEmptyKey) {
         matches += reserved_;
         continue;
       }
-      for (std::size_t i = hash::fmix32(key) & mask_; slots_[i].key != kEmpty; i = (i + 1) & mask_)
+      for (std::size_t i = hash::fmix32(key) & mask_; slots_[i].key != kEmptyKey; i = (i + 1) & mask_)
         if (slots_[i].key == key) {
           matches += slots_[i].count;
           break;
@@ -680,9 +681,9 @@ class RowsTable {
   void build(const std::uint32_t* keys, const std::uint32_t* rows, std::size_t n, std::uint32_t* grouped,
              std::uint32_t base) {
     const std::size_t capacity = next_pow2(std::max<std::size_t>(2 * n, 16));
-    slots_.assign(capacity, Slot{kEmpty, 0, 0});
+    slots_.assign(capacity, Slot{kEmptyKey, 0, 0});
     mask_ = capacity - 1;
-    reserved_ = Slot{kEmpty, 0, 0};
+    reserved_ = Slot{kEmptyKey, 0, 0};
     for (std::size_t r = 0; r < n; ++r) ++find_or_insert(keys[r]).count;
     // Each key's run in `grouped`, in slot order; `begin` serves as the fill cursor meanwhile.
     std::uint32_t offset = base;
@@ -699,7 +700,7 @@ class RowsTable {
 
   /// The slot of `key`, or nullptr.
   const Slot* find(std::uint32_t key) const {
-    if (key == kEmpty) return reserved_.count ? &reserved_ : nullptr;
+    if (key == kEmptyKey) return reserved_.count ? &reserved_ : nullptr;
     for (std::size_t i = hash::fmix32(key) & mask_; slots_[i].count != 0; i = (i + 1) & mask_)
       if (slots_[i].key == key) return &slots_[i];
     return nullptr;
@@ -708,7 +709,7 @@ class RowsTable {
  private:
   // Occupied slots are those with a count (so the key 0xffffffff needs no special slot state).
   Slot& find_or_insert(std::uint32_t key) {
-    if (key == kEmpty) return reserved_;
+    if (key == kEmptyKey) return reserved_;
     std::size_t i = hash::fmix32(key) & mask_;
     while (slots_[i].count != 0 && slots_[i].key != key) i = (i + 1) & mask_;
     slots_[i].key = key;
@@ -717,7 +718,7 @@ class RowsTable {
 
   std::vector<Slot> slots_;
   std::size_t mask_ = 0;
-  Slot reserved_{kEmpty, 0, 0};
+  Slot reserved_{kEmptyKey, 0, 0};
 };
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include <type_traits>
 
 #include "hashlab/common/cuda_check.hpp"
+#include "hashlab/common/grid_stride.cuh"
 #include "hashlab/common/hash.hpp"
 #include "hashlab/common/launch.cuh"
 #include "hashlab/common/memory.hpp"
@@ -189,8 +190,7 @@ KeyModel make_key_model(const KeySpec& spec, std::uint64_t seed, int columns, st
 
 __global__ void generate_keys_kernel(KeyModel model, const std::uint32_t* words, std::uint32_t* keys,
                                      std::size_t n) {
-  for (std::size_t row = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; row < n;
-       row += std::size_t{gridDim.x} * blockDim.x) {
+  for (const std::size_t row : grid_stride(n)) {
     const std::uint64_t g = model.group(row, words != nullptr ? words[row] : 0u);
     for (int c = 0; c < model.columns; ++c) keys[c * n + row] = model.key(g, c);
   }
@@ -224,9 +224,7 @@ struct ValueModel {
 template <class T>
 __global__ void generate_values_kernel(ValueModel<T> model, const std::uint32_t* words, T* values,
                                        std::size_t n) {
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
-       i += std::size_t{gridDim.x} * blockDim.x)
-    values[i] = model(words[i]);
+  for (const std::size_t i : grid_stride(n)) values[i] = model(words[i]);
 }
 
 template <class T>
@@ -268,11 +266,8 @@ PkPkModel make_pkpk_model(const PkPkSpec& spec, std::uint64_t seed) {
 
 __global__ void generate_pkpk_kernel(PkPkModel model, std::uint32_t* r_keys, std::size_t r_rows,
                                      std::uint32_t* s_keys, std::size_t s_rows) {
-  const std::size_t stride = std::size_t{gridDim.x} * blockDim.x;
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < r_rows; i += stride)
-    r_keys[i] = model.r_key(i);
-  for (std::size_t j = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; j < s_rows; j += stride)
-    s_keys[j] = model.s_key(j);
+  for (const std::size_t i : grid_stride(r_rows)) r_keys[i] = model.r_key(i);
+  for (const std::size_t j : grid_stride(s_rows)) s_keys[j] = model.s_key(j);
 }
 
 }  // namespace

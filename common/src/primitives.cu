@@ -10,8 +10,10 @@
 #include <cuda/std/functional>
 
 #include "hashlab/common/cuda_check.hpp"
+#include "hashlab/common/grid_stride.cuh"
 #include "hashlab/common/launch.cuh"
 #include "hashlab/common/memory.hpp"
+#include "hashlab/common/search.hpp"
 
 namespace hashlab::prim {
 namespace {
@@ -71,16 +73,7 @@ void sort_keys_impl(K* keys, std::size_t n, cudaStream_t stream, int begin_bit, 
 
 __global__ void lower_bound_kernel(const std::uint32_t* sorted, std::size_t n, const std::uint32_t* queries,
                                    std::size_t m, std::uint32_t* out) {
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < m;
-       i += std::size_t{gridDim.x} * blockDim.x) {
-    const std::uint32_t q = queries[i];
-    std::size_t lo = 0, hi = n;
-    while (lo < hi) {
-      const std::size_t mid = lo + (hi - lo) / 2;
-      if (sorted[mid] < q) lo = mid + 1; else hi = mid;
-    }
-    out[i] = static_cast<std::uint32_t>(lo);
-  }
+  for (const std::size_t i : grid_stride(m)) out[i] = static_cast<std::uint32_t>(hashlab::lower_bound(sorted, n, queries[i]));
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "hashlab/common/memory.hpp"
+#include "hashlab/common/sentinels.hpp"
 #include "hashlab/reference/groupby.hpp"
 
 namespace hashlab::baseline {
@@ -37,12 +38,10 @@ bool supports(Aggregation op);
 
 /// cuDF-style hash group-by: an open-addressing table of `capacity` slots (key by atomicCAS,
 /// aggregate by a 64-bit atomic), murmur3 hash, linear probing, then a compaction of the used
-/// slots. The empty key 0xffffffff may not appear in the input (std::invalid_argument). Throws
-/// std::invalid_argument when the groups cannot fit (the kernel detects a full table).
+/// slots. The empty key kEmptyKey (0xffffffff) may not appear in the input (std::invalid_argument).
+/// Throws std::invalid_argument when the groups cannot fit (the kernel detects a full table).
 class HashGroupBy {
  public:
-  static constexpr std::uint32_t kEmptyKey = 0xffffffffu;
-
   /// A table with `capacity` slots (load factor = groups / capacity).
   HashGroupBy(std::size_t capacity, cudaStream_t stream);
 

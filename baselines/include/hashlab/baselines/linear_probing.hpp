@@ -10,14 +10,12 @@
 #include <cstdint>
 
 #include "hashlab/common/memory.hpp"
+#include "hashlab/common/sentinels.hpp"
 
 namespace hashlab::baseline {
 
 class LinearProbingTable {
  public:
-  static constexpr std::uint32_t kEmptyKey = 0xffffffffu;
-  static constexpr std::uint32_t kNotFound = 0xffffffffu;
-
   /// Slots for n keys at `load_factor` (keys / slots) in (0, 1]; throws std::invalid_argument.
   static std::size_t capacity_for(std::size_t n, double load_factor);
 
@@ -29,8 +27,8 @@ class LinearProbingTable {
 
   /// Inserts n pairs (duplicates become separate entries). `values` may be nullptr: each
   /// entry's value is then its row index, counted across inserts since the last clear(). The table must have room: at most
-  /// capacity() entries in total (std::invalid_argument otherwise); the key 0xffffffff is the
-  /// empty sentinel and is refused (std::invalid_argument, checked on the device, reported at the
+  /// capacity() entries in total (std::invalid_argument otherwise); kEmptyKey (0xffffffff) marks
+  /// empty slots and is refused (std::invalid_argument, checked on the device, reported at the
   /// next synchronisation through `check()`).
   void insert(const std::uint32_t* keys, const std::uint32_t* values, std::size_t n, cudaStream_t stream);
 

@@ -8,13 +8,12 @@
 #include <cstdint>
 
 #include "hashlab/common/memory.hpp"
+#include "hashlab/common/sentinels.hpp"
 
 namespace hashlab::baseline {
 
 class SortedArray {
  public:
-  static constexpr std::uint32_t kNotFound = 0xffffffffu;
-
   /// Copies and sorts n pairs by key (for equal keys, find returns one of their values).
   void build(const std::uint32_t* keys, const std::uint32_t* values, std::size_t n, cudaStream_t stream);
 

@@ -6,10 +6,12 @@
 #include <utility>
 #include <vector>
 
+#include "hashlab/common/sentinels.hpp"
+
 namespace hashlab::reference {
 
 /// What a lookup returns for a key that is not present (cuckoo Listing 4.2's NOT_FOUND).
-constexpr std::uint32_t kNotFound = 0xffffffffu;
+using hashlab::kNotFound;
 
 /// Map lookup: keys are unique (throws std::invalid_argument naming a repeated key); returns,
 /// per query, the value stored with it or kNotFound.

@@ -6,14 +6,15 @@
 #include <cstdint>
 
 #include "hashlab/common/hash.hpp"
+#include "hashlab/common/sentinels.hpp"
 
 namespace hashlab::baseline::detail {
 
-constexpr unsigned long long kEmptySlot = ~0ull;  // key 0xffffffff, value 0xffffffff
-
-__host__ __device__ __forceinline__ unsigned long long make_entry(std::uint32_t key, std::uint32_t value) {
+__host__ __device__ __forceinline__ constexpr unsigned long long make_entry(std::uint32_t key, std::uint32_t value) {
   return (static_cast<unsigned long long>(key) << 32) | value;
 }
+
+constexpr unsigned long long kEmptySlot = make_entry(kEmptyKey, kNotFound);
 __host__ __device__ __forceinline__ std::uint32_t entry_key(unsigned long long e) {
   return static_cast<std::uint32_t>(e >> 32);
 }
@@ -54,7 +55,7 @@ struct LinearProbingView {
     }
   }
 
-  /// The value of the first entry with `key`, or 0xffffffff.
+  /// The value of the first entry with `key`, or kNotFound.
   __device__ std::uint32_t find_first(std::uint32_t key) const {
     std::size_t slot = first_slot(key);
     for (std::size_t step = 0; step < capacity; ++step, slot = next_slot(slot)) {
@@ -62,7 +63,7 @@ struct LinearProbingView {
       if (e == kEmptySlot) break;
       if (entry_key(e) == key) return entry_value(e);
     }
-    return 0xffffffffu;
+    return kNotFound;
   }
 };
 
