@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "hashlab/common/grid_stride.cuh"
 #include "hashlab/common/launch.cuh"
 
 namespace hashlab::cuckoo::experiments {
@@ -27,8 +28,7 @@ namespace {
 __global__ void count_mismatches(const std::uint32_t* got, const std::uint32_t* expected, std::size_t n,
                                  unsigned long long* count) {
   unsigned long long mine = 0;
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x)
-    mine += got[i] != expected[i] ? 1 : 0;
+  for (const std::size_t i : grid_stride(n)) mine += got[i] != expected[i] ? 1 : 0;
   if (mine > 0) atomicAdd(count, mine);
 }
 

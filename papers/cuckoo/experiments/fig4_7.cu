@@ -1,6 +1,7 @@
 // Fig. 4.7 right: construction rate vs space, beside the cost model of section 4.5.3.
 #include <cstdint>
 
+#include "hashlab/common/grid_stride.cuh"
 #include "hashlab/common/launch.cuh"
 #include "hashlab/common/memory.hpp"
 #include "hashlab/cuckoo/cost_model.hpp"
@@ -45,7 +46,7 @@ std::uint32_t pick_eviction_limit(PointContext& ctx, CuckooConfig config, const 
 __global__ void count_probes(const std::uint64_t* slots, HashFunctions f, const std::uint32_t* keys, std::size_t n,
                              unsigned long long* total) {
   unsigned long long mine = 0;
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x) {
+  for (const std::size_t i : grid_stride(n)) {
     const std::uint32_t key = keys[i];
     int probes = f.count + 1;
     for (int j = 0; j < f.count; ++j) {

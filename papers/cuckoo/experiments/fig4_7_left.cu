@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "hashlab/common/grid_stride.cuh"
 #include "hashlab/common/launch.cuh"
 #include "hashlab/common/memory.hpp"
 #include "hashlab/common/threads.hpp"
@@ -38,8 +39,7 @@ enum class UpdateKind { kAtomicExch, kAtomicCas, kNonAtomic };
 
 template <class T>
 __global__ void init_identity(T* a, std::uint64_t n) {
-  for (std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; i < n; i += std::uint64_t{gridDim.x} * blockDim.x)
-    a[i] = static_cast<T>(i);
+  for (const std::uint64_t i : grid_stride(n)) a[i] = static_cast<T>(i);
 }
 
 // One thread per update. The new value k + 1 first goes through `steps` dependent multiply-adds
@@ -50,7 +50,7 @@ __global__ void init_identity(T* a, std::uint64_t n) {
 // T: unsigned int or unsigned long long (the types CUDA's atomics take).
 template <class T, UpdateKind U>
 __global__ void random_update(T* a, std::uint64_t n, int steps, std::uint32_t mul, std::uint32_t add, T* sink) {
-  const std::uint64_t k = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x;
+  const std::uint64_t k = global_thread_index();
   if (k >= n) return;
   const std::uint64_t loc = (k * kUpdateStride) & (n - 1);
   std::uint32_t x = static_cast<std::uint32_t>(k + 1);

@@ -3,6 +3,8 @@
 #include <type_traits>
 
 #include "detail.cuh"
+#include "hashlab/common/dispatch.hpp"
+#include "hashlab/common/grid_stride.cuh"
 #include "hashlab/common/launch.cuh"
 #include "hashlab/cuckoo/cuckoo_table.hpp"
 
@@ -12,8 +14,7 @@ namespace {
 
 // Section 4.3.1.2: every attempt starts from a table of empty entries (key 0xffffffff, value 0).
 __global__ void fill_empty_kernel(std::uint64_t* slots, std::size_t n) {
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x)
-    slots[i] = kEmptyEntry;
+  for (const std::size_t i : grid_stride(n)) slots[i] = kEmptyEntry;
 }
 
 }  // namespace
@@ -37,7 +38,7 @@ template <HashKind H, int K, bool kCount, bool kShortCircuit>
 __global__ void cuckoo_insert(const std::uint32_t* keys, const std::uint32_t* values, std::size_t n,
                               unsigned long long* table, HashFunctions f, std::uint32_t max_iterations,
                               std::uint32_t* status, unsigned long long* chain_lengths) {
-  const std::size_t thread_index = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  const std::size_t thread_index = global_thread_index();
   if (thread_index >= n) return;
   std::uint32_t key = keys[thread_index];
   if (key == kEmptyKey) {  // would be taken for an empty slot: refuse, never lose it silently
@@ -72,8 +73,7 @@ __global__ void cuckoo_insert(const std::uint32_t* keys, const std::uint32_t* va
 template <HashKind H, int K>
 __global__ void cuckoo_retrieve(const unsigned long long* table, HashFunctions f, const std::uint32_t* queries,
                                 std::size_t n, std::uint32_t* values_out) {
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x)
-    values_out[i] = detail::retrieve_one<H, K>(table, f, queries[i]);
+  for (const std::size_t i : grid_stride(n)) values_out[i] = detail::retrieve_one<H, K>(table, f, queries[i]);
 }
 
 }  // namespace
@@ -111,19 +111,14 @@ void CuckooHashTable::build(const std::uint32_t* keys, const std::uint32_t* valu
           detail::dispatch(f.kind, f.count, [&](auto kind_c, auto count_c) {
             constexpr HashKind H = decltype(kind_c)::value;
             constexpr int K = decltype(count_c)::value;
-            auto launch = [&](auto count_c2, auto short_circuit_c) {
-              cuckoo_insert<H, K, decltype(count_c2)::value, decltype(short_circuit_c)::value>
-                  <<<blocks, config_.block_size, 0, stream>>>(keys, values, n, table, f, stats_.max_iterations,
-                                                             status_.data(), chain_lengths_.data());
-            };
-            using Yes = std::true_type;
-            using No = std::false_type;
             const bool short_circuit = config_.round_robin == RoundRobin::kShortCircuit;
-            if (config_.count_evictions) {
-              if (short_circuit) launch(Yes{}, Yes{}); else launch(Yes{}, No{});
-            } else {
-              if (short_circuit) launch(No{}, Yes{}); else launch(No{}, No{});
-            }
+            dispatch_bool(config_.count_evictions, [&](auto counted) {
+              dispatch_bool(short_circuit, [&](auto short_circuit_c) {
+                cuckoo_insert<H, K, decltype(counted)::value, decltype(short_circuit_c)::value>
+                    <<<blocks, config_.block_size, 0, stream>>>(keys, values, n, table, f, stats_.max_iterations,
+                                                               status_.data(), chain_lengths_.data());
+              });
+            });
             HASHLAB_CHECK_LAUNCH();
           });
         });

@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <type_traits>
 
+#include "hashlab/common/dispatch.hpp"
 #include "hashlab/common/memory.hpp"
 #include "hashlab/cuckoo/cuckoo_table.hpp"
 #include "hashlab/cuckoo/hash_functions.hpp"
@@ -24,20 +25,11 @@ constexpr std::uint32_t kStatusReservedKey = 2;  // an input key equals kEmptyKe
 /// kernels get both as template arguments (the slots of one key then live in registers).
 template <class F>
 void dispatch(HashKind kind, int count, F&& f) {
-  auto with_count = [&](auto kind_c) {
-    switch (count) {
-      case 2: f(kind_c, std::integral_constant<int, 2>{}); break;
-      case 3: f(kind_c, std::integral_constant<int, 3>{}); break;
-      case 4: f(kind_c, std::integral_constant<int, 4>{}); break;
-      case 5: f(kind_c, std::integral_constant<int, 5>{}); break;
-      default: throw std::invalid_argument("cuckoo: number of hash functions must be 2..5");
-    }
-  };
-  switch (kind) {
-    case HashKind::kMultiply: with_count(std::integral_constant<HashKind, HashKind::kMultiply>{}); break;
-    case HashKind::kXor: with_count(std::integral_constant<HashKind, HashKind::kXor>{}); break;
-    case HashKind::kMultiplyExact: with_count(std::integral_constant<HashKind, HashKind::kMultiplyExact>{}); break;
-  }
+  if (count < kMinHashFunctions || count > kMaxHashFunctions)
+    throw std::invalid_argument("cuckoo: number of hash functions must be 2..5");
+  dispatch_value<HashKind::kMultiply, HashKind::kXor, HashKind::kMultiplyExact>(kind, [&](auto kind_c) {
+    dispatch_value<2, 3, 4, 5>(count, [&](auto count_c) { f(kind_c, count_c); });
+  });
 }
 
 /// location_1 .. location_K of `key` (Listing 4.1 / 4.2).

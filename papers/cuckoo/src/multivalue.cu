@@ -1,8 +1,10 @@
 // Section 4.4: the multivalue hash table (Algorithm 1), and the sort-based structures of
 // section 4.5.2 that Figs. 4.5 and 4.6 compare against.
 #include "detail.cuh"
+#include "hashlab/common/grid_stride.cuh"
 #include "hashlab/common/launch.cuh"
 #include "hashlab/common/primitives.hpp"
+#include "hashlab/common/search.hpp"
 #include "hashlab/cuckoo/multivalue.hpp"
 
 namespace hashlab::cuckoo {
@@ -12,7 +14,7 @@ namespace {
 // the IDs 0..unique-1 that step 6 stores as the basic table's values.
 __global__ void make_key_info(const std::uint32_t* offsets, const std::uint32_t* counts, std::size_t unique,
                               KeyInfo* key_info, std::uint32_t* ids) {
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < unique; i += std::size_t{gridDim.x} * blockDim.x) {
+  for (const std::size_t i : grid_stride(unique)) {
     key_info[i] = KeyInfo{offsets[i], counts[i]};
     ids[i] = static_cast<std::uint32_t>(i);
   }
@@ -22,7 +24,7 @@ __global__ void make_key_info(const std::uint32_t* offsets, const std::uint32_t*
 template <HashKind H, int K>
 __global__ void multivalue_retrieve(const unsigned long long* table, HashFunctions f, const KeyInfo* key_info,
                                     const std::uint32_t* queries, std::size_t n, KeyInfo* out) {
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x) {
+  for (const std::size_t i : grid_stride(n)) {
     const std::uint32_t id = detail::retrieve_one<H, K>(table, f, queries[i]);
     out[i] = id == kNotFound ? KeyInfo{} : key_info[id];
   }
@@ -30,18 +32,14 @@ __global__ void multivalue_retrieve(const unsigned long long* table, HashFunctio
 
 // The position of `key` in sorted unique keys[0, size), or kNotFound (binary search).
 __device__ __forceinline__ std::uint32_t binary_search(const std::uint32_t* keys, std::size_t size, std::uint32_t key) {
-  std::size_t lo = 0, hi = size;
-  while (lo < hi) {
-    const std::size_t mid = lo + (hi - lo) / 2;
-    if (keys[mid] < key) lo = mid + 1; else hi = mid;
-  }
-  return (lo < size && keys[lo] == key) ? static_cast<std::uint32_t>(lo) : kNotFound;
+  const std::size_t at = lower_bound(keys, size, key);
+  return (at < size && keys[at] == key) ? static_cast<std::uint32_t>(at) : kNotFound;
 }
 
 // Section 4.5.2, sorted multivalue structure: binary search for the ID, then keyInfo[ID].
 __global__ void sorted_multivalue_find(const std::uint32_t* unique_keys, std::size_t unique, const KeyInfo* key_info,
                                        const std::uint32_t* queries, std::size_t n, KeyInfo* out) {
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x) {
+  for (const std::size_t i : grid_stride(n)) {
     const std::uint32_t id = binary_search(unique_keys, unique, queries[i]);
     out[i] = id == kNotFound ? KeyInfo{} : key_info[id];
   }
@@ -50,8 +48,7 @@ __global__ void sorted_multivalue_find(const std::uint32_t* unique_keys, std::si
 // Section 4.5.2, sorted compacting structure: the ID is the key's position among the unique keys.
 __global__ void sorted_compacting_find(const std::uint32_t* unique_keys, std::size_t unique,
                                        const std::uint32_t* queries, std::size_t n, std::uint32_t* ids_out) {
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x)
-    ids_out[i] = binary_search(unique_keys, unique, queries[i]);
+  for (const std::size_t i : grid_stride(n)) ids_out[i] = binary_search(unique_keys, unique, queries[i]);
 }
 
 void copy_device(std::uint32_t* dst, const std::uint32_t* src, std::size_t n, cudaStream_t stream) {

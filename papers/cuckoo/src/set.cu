@@ -1,6 +1,8 @@
 // Section 4.4: the cuckoo set (insertion and cleanup) and the compacting hash table (IDs by a
 // prefix sum, interleaving, compacted list).
 #include "detail.cuh"
+#include "hashlab/common/dispatch.hpp"
+#include "hashlab/common/grid_stride.cuh"
 #include "hashlab/common/launch.cuh"
 #include "hashlab/common/primitives.hpp"
 #include "hashlab/cuckoo/set.hpp"
@@ -14,7 +16,7 @@ namespace {
 template <HashKind H, int K, bool kShortCircuit>
 __global__ void set_insert(const std::uint32_t* keys, std::size_t n, std::uint32_t* table, HashFunctions f,
                            std::uint32_t max_iterations, std::uint32_t* status) {
-  const std::size_t thread_index = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  const std::size_t thread_index = global_thread_index();
   if (thread_index >= n) return;
   std::uint32_t key = keys[thread_index];
   if (key == kEmptyKey) {
@@ -41,8 +43,7 @@ __global__ void set_insert(const std::uint32_t* keys, std::size_t n, std::uint32
 // compacting table's prefix sum turns into IDs).
 template <HashKind H, int K>
 __global__ void set_cleanup(std::uint32_t* table, HashFunctions f, std::uint32_t* first_copy) {
-  for (std::size_t s = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; s < f.table_size;
-       s += std::size_t{gridDim.x} * blockDim.x) {
+  for (const std::size_t s : grid_stride(f.table_size)) {
     const std::uint32_t key = table[s];
     bool keep = key != kEmptyKey;
     if (keep) {
@@ -64,7 +65,7 @@ __global__ void set_cleanup(std::uint32_t* table, HashFunctions f, std::uint32_t
 template <HashKind H, int K>
 __global__ void set_contains(const std::uint32_t* table, HashFunctions f, const std::uint32_t* queries, std::size_t n,
                              std::uint8_t* out) {
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x) {
+  for (const std::size_t i : grid_stride(n)) {
     const std::uint32_t key = queries[i];
     bool found = false;
     if (key != kEmptyKey) {
@@ -80,7 +81,7 @@ __global__ void set_contains(const std::uint32_t* table, HashFunctions f, const 
 // first-copy values) in a 64-bit slot, and write the key to position ID of the compacted list.
 __global__ void interleave_ids(const std::uint32_t* set_slots, const std::uint32_t* ids, std::size_t size,
                                std::uint64_t* slots, std::uint32_t* compacted_keys) {
-  for (std::size_t s = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; s < size; s += std::size_t{gridDim.x} * blockDim.x) {
+  for (const std::size_t s : grid_stride(size)) {
     const std::uint32_t key = set_slots[s];
     if (key == kEmptyKey) {
       slots[s] = kEmptyEntry;
@@ -116,12 +117,10 @@ void CuckooSet::build_with_flags(const std::uint32_t* keys, std::size_t n, std::
     detail::dispatch(f.kind, f.count, [&](auto kind_c, auto count_c) {
       constexpr HashKind H = decltype(kind_c)::value;
       constexpr int K = decltype(count_c)::value;
-      if (short_circuit)
-        set_insert<H, K, true><<<blocks, config_.block_size, 0, stream>>>(keys, n, slots_.data(), f,
-                                                                          stats_.max_iterations, status_.data());
-      else
-        set_insert<H, K, false><<<blocks, config_.block_size, 0, stream>>>(keys, n, slots_.data(), f,
-                                                                           stats_.max_iterations, status_.data());
+      dispatch_bool(short_circuit, [&](auto short_circuit_c) {
+        set_insert<H, K, decltype(short_circuit_c)::value><<<blocks, config_.block_size, 0, stream>>>(
+            keys, n, slots_.data(), f, stats_.max_iterations, status_.data());
+      });
       HASHLAB_CHECK_LAUNCH();
     });
   };

@@ -16,12 +16,13 @@
 #include <string>
 
 #include "hashlab/common/cuda_check.hpp"
+#include "hashlab/common/sentinels.hpp"
 
 namespace hashlab::cuckoo {
 
 constexpr std::uint32_t kPrime = 334214459u;        // cuckoo 4.3.1.1
-constexpr std::uint32_t kEmptyKey = 0xffffffffu;    // cuckoo 4.3.1.2: the empty slot's key
-constexpr std::uint32_t kNotFound = 0xffffffffu;    // cuckoo Listing 4.2's NOT_FOUND value
+using hashlab::kEmptyKey;                           // cuckoo 4.3.1.2: the empty slot's key
+using hashlab::kNotFound;                           // cuckoo Listing 4.2's NOT_FOUND value
 constexpr int kMinHashFunctions = 2;
 constexpr int kMaxHashFunctions = 5;                // the chapter measures 2..5 functions
 constexpr int kDefaultHashFunctions = 4;            // cuckoo 4.3.1.1
