@@ -5,7 +5,10 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "hashlab/common/collect.cuh"
+#include "hashlab/common/grid_stride.cuh"
 #include "hashlab/common/hash.hpp"
+#include "hashlab/common/reduce.cuh"
 #include "hashlab/ega/sp_ega.hpp"
 
 namespace hashlab::ega::detail {
@@ -46,8 +49,6 @@ __host__ __device__ inline std::uint64_t combine_plain(Aggregation op, std::uint
   }
 }
 
-constexpr unsigned kFullMask = 0xffffffffu;
-
 /// Warp-level combine before the atomics (a choice of ours, see the README): the `active` lanes
 /// holding the same key find each other (__match_any_sync); when any key occurs twice in the
 /// warp, every lane's `value` becomes its peer group's combined aggregate. Returns the peer mask;
@@ -82,12 +83,8 @@ __device__ __forceinline__ bool is_leader(unsigned peers) {
 template <class Visit>
 __device__ __forceinline__ void for_each_combined_pair(const std::uint32_t* keys, const std::uint64_t* values,
                                                        std::size_t count, Aggregation op, Visit&& visit) {
-  const std::size_t stride = std::size_t{gridDim.x} * blockDim.x;
-  const std::size_t rounds = (count + stride - 1) / stride;
-  const std::size_t thread = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
-  for (std::size_t r = 0; r < rounds; ++r) {
-    const std::size_t i = r * stride + thread;
-    const unsigned active = __ballot_sync(kFullMask, i < count);
+  for (const std::size_t i : grid_stride_rounds(count)) {
+    const unsigned active = __ballot_sync(kFullWarpMask, i < count);
     if (i >= count) continue;
     const std::uint32_t key = keys[i];
     std::uint64_t value = values[i];
@@ -120,17 +117,9 @@ struct WorkTally {
   /// Adds the warp's counts to the run's counters (one atomic per counter and warp). Every lane
   /// of the warp must call it.
   __device__ void flush(unsigned long long* work) const {
-    unsigned long long a = accesses, p = probe_steps, t = atomics;
-    for (int offset = 16; offset > 0; offset /= 2) {
-      a += __shfl_down_sync(kFullMask, a, offset);
-      p += __shfl_down_sync(kFullMask, p, offset);
-      t += __shfl_down_sync(kFullMask, t, offset);
-    }
-    if (threadIdx.x % 32 == 0) {
-      if (a != 0) atomicAdd(work + kTableAccesses, a);
-      if (p != 0) atomicAdd(work + kProbeSteps, p);
-      if (t != 0) atomicAdd(work + kAtomics, t);
-    }
+    atomic_add_warp_sum(work + kTableAccesses, accesses);
+    atomic_add_warp_sum(work + kProbeSteps, probe_steps);
+    atomic_add_warp_sum(work + kAtomics, atomics);
   }
 };
 
@@ -165,6 +154,20 @@ __device__ __forceinline__ bool probe_aggregate(std::uint32_t* table_keys, std::
     slot = slot + 1 == slots ? 0 : slot + 1;  // scenario (3): probe on
   }
   return false;
+}
+
+/// The collect of SP-EGA phases 2 and 5 and of LPHGA, after the in-place inclusive scan of a
+/// table's indicator (`scan`): the group in each used slot i of [0, slots) goes to
+/// first + scan[i] - 1 of (out_keys, out_values), so that the groups lie side by side from `first`.
+__device__ __forceinline__ void collect_groups(const std::uint32_t* keys, const std::uint64_t* values, std::size_t slots,
+                                               const std::uint32_t* scan, std::size_t first, std::uint32_t* out_keys,
+                                               std::uint64_t* out_values) {
+  collect_flagged(
+      slots, scan, first, [&](std::size_t i) { return keys[i] != kEmptyKey; },
+      [&](std::size_t i, std::size_t to) {
+        out_keys[to] = keys[i];
+        out_values[to] = values[i];
+      });
 }
 
 /// The counters of a counted run, read back (synchronises `stream`).

@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "hashlab/common/dispatch.hpp"
 #include "hashlab/common/launch.cuh"
 #include "hashlab/common/primitives.hpp"
 #include "hashlab/ega/sp_ega.hpp"
@@ -41,15 +42,8 @@ __global__ void lphga_hash_aggregate(const std::uint32_t* red_keys, const std::u
 __global__ void lphga_collect(const std::uint32_t* yellow_keys, const std::uint64_t* yellow_values,
                               const std::uint32_t* blue_scan, std::size_t length, std::uint32_t* red_keys,
                               std::uint64_t* red_values, std::uint32_t* status) {
-  const std::size_t first = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
-  if (first == 0) status[Status::kProbeGroups] = blue_scan[length - 1];
-  for (std::size_t i = first; i < length; i += std::size_t{gridDim.x} * blockDim.x) {
-    const std::uint32_t key = yellow_keys[i];
-    if (key == kEmptyKey) continue;
-    const std::size_t at = blue_scan[i] - 1;
-    red_keys[at] = key;
-    red_values[at] = yellow_values[i];
-  }
+  if (global_thread_index() == 0) status[Status::kProbeGroups] = blue_scan[length - 1];
+  detail::collect_groups(yellow_keys, yellow_values, length, blue_scan, 0, red_keys, red_values);
 }
 
 }  // namespace
@@ -79,14 +73,11 @@ Groups Lphga::run_impl(std::size_t n, Aggregation op, cudaStream_t stream, const
 
   detail::clear_table(b.yellow_keys.data(), b.yellow_values.data(), b.blue.data(), length, detail::identity_of(op),
                       stream);
-  if (work != nullptr)
-    lphga_hash_aggregate<true><<<grid_for(n), kDefaultBlock, 0, stream>>>(
+  dispatch_bool(work != nullptr, [&](auto counted) {
+    lphga_hash_aggregate<decltype(counted)::value><<<grid_for(n), kDefaultBlock, 0, stream>>>(
         b.red_keys.data(), b.red_values.data(), n, op, b.yellow_keys.data(), b.yellow_values.data(), b.blue.data(),
         length, status, work);
-  else
-    lphga_hash_aggregate<false><<<grid_for(n), kDefaultBlock, 0, stream>>>(
-        b.red_keys.data(), b.red_values.data(), n, op, b.yellow_keys.data(), b.yellow_values.data(), b.blue.data(),
-        length, status, nullptr);
+  });
   HASHLAB_CHECK_LAUNCH();
   if (after_phase) after_phase(1, stream);
   prim::inclusive_scan(b.blue.data(), b.blue.data(), length, stream);

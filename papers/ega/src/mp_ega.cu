@@ -106,8 +106,7 @@ __global__ void partition_scatter(const std::uint32_t* keys, const std::uint64_t
                                   std::uint32_t partitions, const std::uint32_t* index_in_partition,
                                   const std::uint32_t* partition_begin, std::uint32_t* out_keys,
                                   std::uint64_t* out_values) {
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
-       i += std::size_t{gridDim.x} * blockDim.x) {
+  for (const std::size_t i : grid_stride(n)) {
     const std::uint32_t key = keys[i];
     const std::size_t at = std::size_t{partition_begin[partition_of(key, partitions)]} + index_in_partition[i];
     out_keys[at] = key;

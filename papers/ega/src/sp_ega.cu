@@ -7,6 +7,7 @@
 #include <string>
 
 #include "hashlab/baselines/groupby.hpp"
+#include "hashlab/common/dispatch.hpp"
 #include "hashlab/common/launch.cuh"
 #include "hashlab/common/primitives.hpp"
 #include "ega_device.cuh"
@@ -16,8 +17,7 @@ namespace detail {
 
 __global__ void clear_table_kernel(std::uint32_t* keys, std::uint64_t* values, std::uint32_t* indicator,
                                    std::size_t n, std::uint64_t identity) {
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
-       i += std::size_t{gridDim.x} * blockDim.x) {
+  for (const std::size_t i : grid_stride(n)) {
     keys[i] = kEmptyKey;
     values[i] = identity;
     if (indicator != nullptr) indicator[i] = 0;
@@ -39,8 +39,7 @@ using detail::Status;
 
 __global__ void load_red_kernel(const std::uint32_t* keys, const std::uint32_t* values, std::size_t n,
                                 Aggregation op, std::uint32_t* red_keys, std::uint64_t* red_values) {
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
-       i += std::size_t{gridDim.x} * blockDim.x) {
+  for (const std::size_t i : grid_stride(n)) {
     red_keys[i] = keys[i];
     red_values[i] = op == Aggregation::kCount ? 1u : values[i];
   }
@@ -98,31 +97,23 @@ __global__ void phase2_collect_partial_table(std::uint32_t* yellow_keys, std::ui
                                              std::size_t length, std::size_t part1, std::uint32_t* status) {
   const std::uint32_t* scan = yellow_keys + part1;
   const std::size_t groups = scan[part1 - 1];
-  const std::size_t first = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
-  if (first == 0) status[Status::kPartialGroups] = static_cast<std::uint32_t>(groups);
-  for (std::size_t i = first; i < part1; i += std::size_t{gridDim.x} * blockDim.x) {
-    const std::uint32_t key = yellow_keys[i];
-    if (key == kEmptyKey) continue;
-    const std::size_t at = length - groups + scan[i] - 1;
-    yellow_keys[at] = key;
-    yellow_values[at] = yellow_values[i];
-  }
+  if (global_thread_index() == 0) status[Status::kPartialGroups] = static_cast<std::uint32_t>(groups);
+  detail::collect_groups(yellow_keys, yellow_values, part1, scan, length - groups, yellow_keys, yellow_values);
 }
 
 // 4.1.3 Phase 3: collect the unhashed pairs of red into the left of yellow. After the in-place
-// (inclusive) scan of blue, pair i was unhashed iff scan[i] - scan[i - 1] == 1; it goes to
-// scan[i] - 1.
+// (inclusive) scan of blue, pair i was unhashed iff scan[i] - scan[i - 1] == 1 (blue[i] was 1);
+// it goes to scan[i] - 1.
 __global__ void phase3_collect_unhashed(const std::uint32_t* red_keys, const std::uint64_t* red_values,
                                         std::size_t n, const std::uint32_t* blue_scan, std::uint32_t* yellow_keys,
                                         std::uint64_t* yellow_values, std::uint32_t* status) {
-  const std::size_t first = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
-  if (first == 0) status[Status::kUnhashedPairs] = blue_scan[n - 1];
-  for (std::size_t i = first; i < n; i += std::size_t{gridDim.x} * blockDim.x) {
-    const std::uint32_t before = i == 0 ? 0 : blue_scan[i - 1];
-    if (blue_scan[i] == before) continue;  // hashed in phase 1
-    yellow_keys[before] = red_keys[i];
-    yellow_values[before] = red_values[i];
-  }
+  if (global_thread_index() == 0) status[Status::kUnhashedPairs] = blue_scan[n - 1];
+  collect_flagged(
+      n, blue_scan, 0, [&](std::size_t i) { return blue_scan[i] != (i == 0 ? 0 : blue_scan[i - 1]); },
+      [&](std::size_t i, std::size_t to) {
+        yellow_keys[to] = red_keys[i];
+        yellow_values[to] = red_values[i];
+      });
 }
 
 // 4.1.4 Phase 4: linear-probe hash aggregation of the u unhashed pairs (yellow[0, u)) into red,
@@ -153,15 +144,8 @@ __global__ void phase5_collect_probe_table(const std::uint32_t* red_keys, const 
                                            std::uint32_t* status) {
   const std::size_t probe_groups = blue_scan[length - 1];
   const std::size_t base = length - status[Status::kPartialGroups] - probe_groups;
-  const std::size_t first = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
-  if (first == 0) status[Status::kProbeGroups] = static_cast<std::uint32_t>(probe_groups);
-  for (std::size_t i = first; i < length; i += std::size_t{gridDim.x} * blockDim.x) {
-    const std::uint32_t key = red_keys[i];
-    if (key == kEmptyKey) continue;
-    const std::size_t at = base + blue_scan[i] - 1;
-    yellow_keys[at] = key;
-    yellow_values[at] = red_values[i];
-  }
+  if (global_thread_index() == 0) status[Status::kProbeGroups] = static_cast<std::uint32_t>(probe_groups);
+  detail::collect_groups(red_keys, red_values, length, blue_scan, base, yellow_keys, yellow_values);
 }
 
 }  // namespace
@@ -267,14 +251,11 @@ Groups SpEga::run_impl(std::size_t n, Aggregation op, cudaStream_t stream, const
   // Phase 1: the partial table (part 1) empty, its indicator (part 2) zero, then insert.
   detail::clear_table(b.yellow_keys.data(), b.yellow_values.data(), b.yellow_keys.data() + parts.part2_begin,
                       parts.part1, identity, stream);
-  if (work != nullptr)
-    phase1_no_probe_insert<true><<<grid_for(n), kDefaultBlock, 0, stream>>>(
+  dispatch_bool(work != nullptr, [&](auto counted) {
+    phase1_no_probe_insert<decltype(counted)::value><<<grid_for(n), kDefaultBlock, 0, stream>>>(
         b.red_keys.data(), b.red_values.data(), n, op, b.yellow_keys.data(), b.yellow_values.data(), length,
         parts.part1, b.blue.data(), status, work);
-  else
-    phase1_no_probe_insert<false><<<grid_for(n), kDefaultBlock, 0, stream>>>(
-        b.red_keys.data(), b.red_values.data(), n, op, b.yellow_keys.data(), b.yellow_values.data(), length,
-        parts.part1, b.blue.data(), status, nullptr);
+  });
   HASHLAB_CHECK_LAUNCH();
   if (after_phase) after_phase(1, stream);
 
@@ -297,14 +278,11 @@ Groups SpEga::run_impl(std::size_t n, Aggregation op, cudaStream_t stream, const
 
   // Phase 4: red becomes the hash table (all L slots empty), blue its indicator (zero).
   detail::clear_table(b.red_keys.data(), b.red_values.data(), b.blue.data(), length, identity, stream);
-  if (work != nullptr)
-    phase4_linear_probe_aggregate<true><<<grid_for(n), kDefaultBlock, 0, stream>>>(
+  dispatch_bool(work != nullptr, [&](auto counted) {
+    phase4_linear_probe_aggregate<decltype(counted)::value><<<grid_for(n), kDefaultBlock, 0, stream>>>(
         b.yellow_keys.data(), b.yellow_values.data(), n, op, b.red_keys.data(), b.red_values.data(), b.blue.data(),
         length, status, work);
-  else
-    phase4_linear_probe_aggregate<false><<<grid_for(n), kDefaultBlock, 0, stream>>>(
-        b.yellow_keys.data(), b.yellow_values.data(), n, op, b.red_keys.data(), b.red_values.data(), b.blue.data(),
-        length, status, nullptr);
+  });
   HASHLAB_CHECK_LAUNCH();
   if (after_phase) after_phase(4, stream);
 

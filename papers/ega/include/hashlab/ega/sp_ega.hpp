@@ -7,8 +7,8 @@
 //   // groups.keys[g], groups.aggregates[g] for g < groups.count (they live in yellow)
 //
 // A pair is a 32-bit key and a 64-bit aggregate (the sum of 32-bit values needs 64 bits), kept
-// as two columns (struct of arrays). The key 0xffffffff marks an empty slot and may not appear in
-// the input (std::invalid_argument).
+// as two columns (struct of arrays). The key 0xffffffff (kEmptyKey, sentinels.hpp) marks an empty
+// slot and may not appear in the input (std::invalid_argument).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -19,13 +19,12 @@
 #include <string>
 
 #include "hashlab/common/memory.hpp"
+#include "hashlab/common/sentinels.hpp"
 #include "hashlab/reference/groupby.hpp"
 
 namespace hashlab::ega {
 
 using reference::Aggregation;
-
-constexpr std::uint32_t kEmptyKey = 0xffffffffu;  // the empty-slot sentinel of every table here
 
 /// Hash seeds: one per use, so that the positions of phase 1, phase 4 and the MP-EGA partition
 /// of a key are independent (see the README's "Deviations and choices").
