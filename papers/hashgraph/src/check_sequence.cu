@@ -9,6 +9,7 @@
 #include <string>
 
 #include "hashlab/common/cuda_check.hpp"
+#include "hashlab/common/grid_stride.cuh"
 #include "hashlab/common/launch.cuh"
 #include "hashlab/common/memory.hpp"
 #include "hashlab/hashgraph/hashgraph.hpp"
@@ -21,8 +22,7 @@ constexpr unsigned long long kNone = ~0ull;  // no problem found (atomicMin keep
 __global__ void check_sequence_lists(const std::uint32_t* __restrict__ offsets, const Entry* __restrict__ entries,
                                      std::uint32_t range, std::uint64_t n,
                                      unsigned long long* __restrict__ first_bad_vertex) {
-  for (std::uint64_t v = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; v < range;
-       v += std::uint64_t{gridDim.x} * blockDim.x) {
+  for (const std::uint64_t v : grid_stride(range)) {
     const std::uint32_t begin = offsets[v];
     const std::uint32_t end = offsets[v + 1];
     bool ok = begin <= end && end <= n;
@@ -41,8 +41,7 @@ __global__ void check_sequence_lists(const std::uint32_t* __restrict__ offsets, 
 __global__ void check_sequence_keys(const std::uint32_t* __restrict__ offsets, const Entry* __restrict__ entries,
                                     std::uint32_t range, std::uint64_t n,
                                     unsigned long long* __restrict__ first_bad_key) {
-  for (std::uint64_t k = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; k < n;
-       k += std::uint64_t{gridDim.x} * blockDim.x) {
+  for (const std::uint64_t k : grid_stride(n)) {
     const auto key = static_cast<std::uint32_t>(k);
     const std::uint32_t v = vertex_of(key, range);
     std::uint32_t found = 0;

@@ -2,6 +2,7 @@
 // (or one memset) per loop, as the paper builds it.
 #include "detail.hpp"
 #include "hashlab/common/cuda_check.hpp"
+#include "hashlab/common/grid_stride.cuh"
 #include "hashlab/common/launch.cuh"
 #include "hashlab/common/primitives.hpp"
 #include "hashlab/hashgraph/hashgraph.hpp"
@@ -12,16 +13,14 @@ namespace {
 // Alg. 1 loop 1 (section 3.2 step 1): hash every key into the range; sequential, cache friendly.
 __global__ void hashgraph_v1_hash(const std::uint32_t* __restrict__ keys, std::uint64_t n, std::uint32_t range,
                                   std::uint32_t* __restrict__ hashes) {
-  for (std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; i < n;
-       i += std::uint64_t{gridDim.x} * blockDim.x)
+  for (const std::uint64_t i : grid_stride(n))
     hashes[i] = vertex_of(keys[i], range);
 }
 
 // Alg. 1 loop 3 (step 3): count the keys of every vertex with atomics (random writes).
 __global__ void hashgraph_v1_count(const std::uint32_t* __restrict__ hashes, std::uint64_t n,
                                    std::uint32_t* __restrict__ counters) {
-  for (std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; i < n;
-       i += std::uint64_t{gridDim.x} * blockDim.x)
+  for (const std::uint64_t i : grid_stride(n))
     atomicAdd(&counters[hashes[i]], 1u);
 }
 
@@ -29,8 +28,7 @@ __global__ void hashgraph_v1_count(const std::uint32_t* __restrict__ hashes, std
 __global__ void hashgraph_v1_place(const std::uint32_t* __restrict__ keys, const std::uint32_t* __restrict__ hashes,
                                    std::uint64_t n, const std::uint32_t* __restrict__ offsets,
                                    std::uint32_t* __restrict__ counters, Entry* __restrict__ entries) {
-  for (std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; i < n;
-       i += std::uint64_t{gridDim.x} * blockDim.x) {
+  for (const std::uint64_t i : grid_stride(n)) {
     const std::uint32_t v = hashes[i];
     const std::uint32_t position = offsets[v] + atomicAdd(&counters[v], 1u);
     entries[position] = Entry{keys[i], static_cast<std::uint32_t>(i)};

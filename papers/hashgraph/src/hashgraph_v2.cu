@@ -7,6 +7,7 @@
 
 #include "detail.hpp"
 #include "hashlab/common/cuda_check.hpp"
+#include "hashlab/common/grid_stride.cuh"
 #include "hashlab/common/launch.cuh"
 #include "hashlab/common/primitives.hpp"
 #include "hashlab/hashgraph/hashgraph.hpp"
@@ -18,8 +19,7 @@ namespace {
 // The bin counters are few (32K by default), so their atomics stay in L2.
 __global__ void hashgraph_v2_bin_count(const std::uint32_t* __restrict__ keys, std::uint64_t n, std::uint32_t range,
                                        std::uint32_t bin_size, std::uint32_t* __restrict__ bin_counts) {
-  for (std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; i < n;
-       i += std::uint64_t{gridDim.x} * blockDim.x)
+  for (const std::uint64_t i : grid_stride(n))
     atomicAdd(&bin_counts[vertex_of(keys[i], range) / bin_size], 1u);
 }
 
@@ -28,8 +28,7 @@ __global__ void hashgraph_v2_bin_count(const std::uint32_t* __restrict__ keys, s
 __global__ void hashgraph_v2_reorganize(const std::uint32_t* __restrict__ keys, std::uint64_t n, std::uint32_t range,
                                         std::uint32_t bin_size, const std::uint32_t* __restrict__ bin_offsets,
                                         std::uint32_t* __restrict__ bin_counts, Entry* __restrict__ tuples) {
-  for (std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; i < n;
-       i += std::uint64_t{gridDim.x} * blockDim.x) {
+  for (const std::uint64_t i : grid_stride(n)) {
     const std::uint32_t key = keys[i];
     const std::uint32_t bin = vertex_of(key, range) / bin_size;
     tuples[bin_offsets[bin] + atomicAdd(&bin_counts[bin], 1u)] = Entry{key, static_cast<std::uint32_t>(i)};
@@ -88,16 +87,14 @@ __global__ void __launch_bounds__(detail::kPhase3Block)
 // place loops of V1 over the reorganized tuples (still far more local than over the input).
 __global__ void hashgraph_v2_count_global(const Entry* __restrict__ tuples, std::uint64_t n, std::uint32_t range,
                                           std::uint32_t* __restrict__ counters) {
-  for (std::uint64_t p = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; p < n;
-       p += std::uint64_t{gridDim.x} * blockDim.x)
+  for (const std::uint64_t p : grid_stride(n))
     atomicAdd(&counters[vertex_of(tuples[p].key, range)], 1u);
 }
 
 __global__ void hashgraph_v2_place_global(const Entry* __restrict__ tuples, std::uint64_t n, std::uint32_t range,
                                           const std::uint32_t* __restrict__ offsets,
                                           std::uint32_t* __restrict__ counters, Entry* __restrict__ entries) {
-  for (std::uint64_t p = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; p < n;
-       p += std::uint64_t{gridDim.x} * blockDim.x) {
+  for (const std::uint64_t p : grid_stride(n)) {
     const Entry tuple = tuples[p];
     const std::uint32_t v = vertex_of(tuple.key, range);
     entries[offsets[v] + atomicAdd(&counters[v], 1u)] = tuple;

@@ -1,15 +1,15 @@
 // Probing (section 3.4): probe-standard walks each query's vertex list in the table; probe-new
 // (Alg. 3) builds a HashGraph over the queries and intersects the lists vertex by vertex.
-#include <cub/block/block_reduce.cuh>
-
 #include <limits>
 #include <stdexcept>
 #include <string>
 
 #include "hashlab/common/cuda_check.hpp"
+#include "hashlab/common/grid_stride.cuh"
 #include "hashlab/common/launch.cuh"
 #include "hashlab/common/memory.hpp"
 #include "hashlab/common/primitives.hpp"
+#include "hashlab/common/reduce.cuh"
 #include "hashlab/hashgraph/probe.hpp"
 
 namespace hashlab::hashgraph {
@@ -51,21 +51,16 @@ template <class Queries>
 __global__ void __launch_bounds__(kBlock)
     hashgraph_probe_count(TableView table, Queries queries, std::uint64_t m, unsigned long long* total) {
   unsigned long long matches = 0;
-  for (std::uint64_t j = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; j < m;
-       j += std::uint64_t{gridDim.x} * blockDim.x)
+  for (const std::uint64_t j : grid_stride(m))
     table.for_each_match(queries[j].key, [&](std::uint32_t) { ++matches; });
-  using BlockReduce = cub::BlockReduce<unsigned long long, kBlock>;
-  __shared__ typename BlockReduce::TempStorage storage;
-  const unsigned long long block_matches = BlockReduce(storage).Sum(matches);
-  if (threadIdx.x == 0 && block_matches > 0) atomicAdd(total, block_matches);
+  atomic_add_block_sum<kBlock>(total, matches);
 }
 
 // Materializing probe, pass 1: the number of matches of every query (or query entry).
 template <class Queries>
 __global__ void hashgraph_probe_count_each(TableView table, Queries queries, std::uint64_t m,
                                            std::uint64_t* __restrict__ counts) {
-  for (std::uint64_t j = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; j < m;
-       j += std::uint64_t{gridDim.x} * blockDim.x) {
+  for (const std::uint64_t j : grid_stride(m)) {
     std::uint64_t matches = 0;
     table.for_each_match(queries[j].key, [&](std::uint32_t) { ++matches; });
     counts[j] = matches;
@@ -77,8 +72,7 @@ template <class Queries>
 __global__ void hashgraph_probe_write(TableView table, Queries queries, std::uint64_t m,
                                       const std::uint64_t* __restrict__ out_offsets,
                                       reference::JoinPair* __restrict__ pairs) {
-  for (std::uint64_t j = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; j < m;
-       j += std::uint64_t{gridDim.x} * blockDim.x) {
+  for (const std::uint64_t j : grid_stride(m)) {
     const Entry query = queries[j];
     std::uint64_t out = out_offsets[j];
     table.for_each_match(query.key, [&](std::uint32_t row) { pairs[out++] = reference::JoinPair{row, query.index}; });
