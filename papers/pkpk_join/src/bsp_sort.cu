@@ -16,6 +16,7 @@
 #include <thrust/iterator/transform_iterator.h>
 
 #include "detail.cuh"
+#include "hashlab/common/grid_stride.cuh"
 #include "hashlab/common/launch.cuh"
 #include "hashlab/common/primitives.hpp"
 
@@ -84,8 +85,7 @@ template <class Tiles>
 __global__ void sample_elements(Tiles tiles, std::size_t n, unsigned tile_items, std::size_t num_tiles,
                                 unsigned samples_per_tile, std::uint64_t seed, std::uint32_t* samples) {
   const std::size_t total = num_tiles * samples_per_tile;
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < total;
-       i += std::size_t{gridDim.x} * blockDim.x) {
+  for (const std::size_t i : grid_stride(total)) {
     const std::size_t t = i / samples_per_tile;
     curandStatePhilox4_32_10_t state;
     curand_init(seed, i, 0, &state);
@@ -109,10 +109,8 @@ __global__ void partition_ids(const std::uint64_t* tiles, std::size_t n, const s
   extern __shared__ std::uint32_t shared_splitters[];
   for (unsigned i = threadIdx.x; i < num_splitters; i += blockDim.x) shared_splitters[i] = splitters[i];
   __syncthreads();
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
-       i += std::size_t{gridDim.x} * blockDim.x) {
+  for (const std::size_t i : grid_stride(n))
     bucket[i] = detail::bucket_of(key_of(tiles[i]), shared_splitters, num_splitters);
-  }
 }
 
 // Step 7, report "countSplits": how many elements of each tile go to each bucket, counted with
@@ -188,8 +186,7 @@ __global__ void __launch_bounds__(Tile::BLOCK_THREADS)
 __global__ void assign(const std::uint64_t* tiles, std::size_t n, unsigned tile_items, std::size_t num_tiles,
                        const std::uint32_t* bucket, const std::uint32_t* rank, const std::uint32_t* offsets,
                        std::uint64_t* assigned) {
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
-       i += std::size_t{gridDim.x} * blockDim.x) {
+  for (const std::size_t i : grid_stride(n)) {
     const std::size_t run = std::size_t{bucket[i]} * num_tiles + i / tile_items;
     assigned[std::size_t{offsets[run]} + rank[i]] = tiles[i];
   }
@@ -200,8 +197,7 @@ __global__ void assign(const std::uint64_t* tiles, std::size_t n, unsigned tile_
 // starts at the bucket's first slot). A permutation within each bucket; the local sort orders it.
 __global__ void assign_atomic(const std::uint64_t* tiles, std::size_t n, const std::uint32_t* bucket,
                               std::uint32_t* cursor, std::uint64_t* assigned) {
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
-       i += std::size_t{gridDim.x} * blockDim.x)
+  for (const std::size_t i : grid_stride(n))
     assigned[atomicAdd(&cursor[bucket[i]], 1u)] = tiles[i];
 }
 

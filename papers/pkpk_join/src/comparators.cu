@@ -9,6 +9,7 @@
 
 #include "detail.cuh"
 #include "hashlab/baselines/hash_join.hpp"
+#include "hashlab/common/grid_stride.cuh"
 #include "hashlab/common/launch.cuh"
 #include "hashlab/common/primitives.hpp"
 
@@ -18,8 +19,7 @@ namespace {
 // Step 1 written out: both key columns in one array of packed (key, table, row) elements.
 __global__ void pack_elements(const std::uint32_t* r_keys, std::size_t r_rows, const std::uint32_t* s_keys,
                               std::size_t n, std::uint64_t* out) {
-  for (std::size_t g = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; g < n;
-       g += std::size_t{gridDim.x} * blockDim.x)
+  for (const std::size_t g : grid_stride(n))
     out[g] = g < r_rows ? pack(r_keys[g], kTableR, g) : pack(s_keys[g - r_rows], kTableS, g - r_rows);
 }
 
@@ -28,8 +28,7 @@ __global__ void pack_elements(const std::uint32_t* r_keys, std::size_t r_rows, c
 __global__ void gather_rows(const std::uint32_t* r_index, const std::uint32_t* s_index, std::size_t m,
                             const std::uint32_t* s_keys, const std::uint32_t* r_values, const std::uint32_t* s_values,
                             std::uint32_t* key, std::uint32_t* value1, std::uint32_t* value2) {
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < m;
-       i += std::size_t{gridDim.x} * blockDim.x) {
+  for (const std::size_t i : grid_stride(m)) {
     key[i] = s_keys[s_index[i]];
     value1[i] = r_values[r_index[i]];
     value2[i] = s_values[s_index[i]];
@@ -41,8 +40,7 @@ __global__ void gather_rows(const std::uint32_t* r_index, const std::uint32_t* s
 // outside the domain is skipped and flagged (the join then throws).
 __global__ void fill_hmap(const std::uint32_t* keys, const std::uint32_t* values, std::size_t rows,
                           std::uint64_t key_domain, std::uint32_t* hmap, unsigned* out_of_domain) {
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < rows;
-       i += std::size_t{gridDim.x} * blockDim.x) {
+  for (const std::size_t i : grid_stride(rows)) {
     const std::uint32_t key = keys[i];
     if (key < key_domain) hmap[key] = values[i];
     else atomicOr(out_of_domain, 1u);
@@ -57,8 +55,7 @@ HASHLAB_DEVICE bool bare_joins_next(const std::uint32_t* sorted, std::size_t n, 
 
 // Report, "Join After Sort" on bare keys: the 0/1 match flags that the scan turns into positions.
 __global__ void match_bare_keys(const std::uint32_t* sorted, std::size_t n, std::uint32_t* match) {
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
-       i += std::size_t{gridDim.x} * blockDim.x)
+  for (const std::size_t i : grid_stride(n))
     match[i] = bare_joins_next(sorted, n, i) ? 1u : 0u;
 }
 
@@ -66,8 +63,7 @@ __global__ void match_bare_keys(const std::uint32_t* sorted, std::size_t n, std:
 __global__ void write_hmap_rows(const std::uint32_t* sorted, std::size_t n, const std::uint32_t* position,
                                 const std::uint32_t* hmap1, const std::uint32_t* hmap2, std::uint32_t* key,
                                 std::uint32_t* value1, std::uint32_t* value2) {
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
-       i += std::size_t{gridDim.x} * blockDim.x) {
+  for (const std::size_t i : grid_stride(n)) {
     if (!bare_joins_next(sorted, n, i)) continue;
     const std::uint32_t k = sorted[i];
     const std::uint32_t at = position[i];

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "hashlab/common/phase_timer.hpp"
+#include "hashlab/common/search.hpp"
 #include "hashlab/pkpk_join/pkpk_join.hpp"
 
 namespace hashlab::pkpk::detail {
@@ -34,13 +35,7 @@ struct TableElements {
 /// splitters <= key, by binary search. Splitters compare keys only, so both tables' rows of a key
 /// land in one bucket (on one server, for the servers' join).
 HASHLAB_DEVICE unsigned bucket_of(std::uint32_t key, const std::uint32_t* splitters, unsigned num_splitters) {
-  unsigned left = 0, right = num_splitters;
-  while (left < right) {
-    const unsigned mid = left + (right - left) / 2;
-    if (splitters[mid] > key) right = mid;
-    else left = mid + 1;
-  }
-  return left;
+  return upper_bound(splitters, num_splitters, key);
 }
 
 /// Step 5's sampling (report "sampleElements") on the elements of two tables, R's rows then S's:

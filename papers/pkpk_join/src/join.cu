@@ -7,6 +7,7 @@
 
 #include "detail.cuh"
 #include "hashlab/common/host_memory.hpp"
+#include "hashlab/common/grid_stride.cuh"
 #include "hashlab/common/launch.cuh"
 #include "hashlab/common/primitives.hpp"
 #include "hashlab/common/radix_sort.hpp"
@@ -31,8 +32,7 @@ HASHLAB_DEVICE bool joins_next(const std::uint64_t* sorted, std::size_t n, std::
 // neighbours of one table share (a repeated primary key) as (key << 1 | table), the smallest.
 __global__ void join_after_sort(const std::uint64_t* sorted, std::size_t n, std::uint32_t* match,
                                 unsigned long long* repeated) {
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
-       i += std::size_t{gridDim.x} * blockDim.x) {
+  for (const std::size_t i : grid_stride(n)) {
     match[i] = joins_next(sorted, n, i) ? 1u : 0u;
     if (i + 1 < n && key_of(sorted[i]) == key_of(sorted[i + 1]) && table_of(sorted[i]) == table_of(sorted[i + 1]))
       atomicMin(repeated, (static_cast<unsigned long long>(key_of(sorted[i])) << 1) | table_of(sorted[i]));
@@ -45,8 +45,7 @@ __global__ void join_after_sort(const std::uint64_t* sorted, std::size_t n, std:
 __global__ void write_joined_rows(const std::uint64_t* sorted, std::size_t n, const std::uint32_t* position,
                                   const std::uint32_t* r_values, const std::uint32_t* s_values,
                                   std::uint32_t* key, std::uint32_t* value1, std::uint32_t* value2) {
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
-       i += std::size_t{gridDim.x} * blockDim.x) {
+  for (const std::size_t i : grid_stride(n)) {
     if (!joins_next(sorted, n, i)) continue;
     const std::uint32_t at = position[i];
     key[at] = key_of(sorted[i]);
