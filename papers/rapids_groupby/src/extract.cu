@@ -5,6 +5,7 @@
 #include <thrust/iterator/counting_iterator.h>
 
 #include "hashlab/common/cuda_check.hpp"
+#include "hashlab/common/grid_stride.cuh"
 #include "hashlab/common/launch.cuh"
 #include "table.cuh"
 #include "thrust_pool.cuh"
@@ -20,8 +21,7 @@ struct SlotUsed {
 __global__ void extract_keys(const std::uint32_t* __restrict__ keys, int key_columns, std::size_t rows,
                              const std::int32_t* __restrict__ key_index, const std::uint32_t* __restrict__ slots,
                              std::size_t groups, std::uint32_t* __restrict__ out) {
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  for (std::size_t g = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; g < groups; g += stride) {
+  for (const std::size_t g : grid_stride(groups)) {
     const auto row = static_cast<std::size_t>(key_index[slots[g]]);
     for (int c = 0; c < key_columns; ++c) out[c * groups + g] = keys[c * rows + row];
   }
@@ -33,8 +33,7 @@ __global__ void extract_keys(const std::uint32_t* __restrict__ keys, int key_col
 template <class V>
 __global__ void extract_values(TableView<V> table, PackedOps ops, const std::uint32_t* __restrict__ slots,
                                std::size_t groups, std::int64_t* const* exact, double* const* real) {
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  for (std::size_t g = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; g < groups; g += stride) {
+  for (const std::size_t g : grid_stride(groups)) {
     const std::uint32_t slot = slots[g];
     for (int v = 0; v < ops.count; ++v) {
       const Acc<V> result = table.results[static_cast<std::size_t>(v) * table.size + slot];

@@ -3,6 +3,8 @@
 #include <limits>
 
 #include "hashlab/common/cuda_check.hpp"
+#include "hashlab/common/grid_stride.cuh"
+#include "hashlab/common/dispatch.hpp"
 #include "hashlab/common/launch.cuh"
 #include "table.cuh"
 
@@ -58,8 +60,7 @@ __device__ __forceinline__ void atomic_max(double* addr, double x) {
 template <class V>
 __global__ void init_table_kernel(TableView<V> table, PackedOps ops) {
   const std::size_t total = static_cast<std::size_t>(table.size) * ops.count;
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < total; i += stride) {
+  for (const std::size_t i : grid_stride(total)) {
     const auto v = static_cast<int>(i / table.size);
     const Aggregation op = ops.at(v);
     Acc<V> init = 0;
@@ -97,9 +98,7 @@ __global__ void fill_table_kernel(const std::uint32_t* __restrict__ keys, int ke
                                   std::uint32_t max_fill, int* relaunch, std::uint32_t* used_slots,
                                   unsigned long long* probe_steps) {
   unsigned long long my_probes = 0;
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  for (std::size_t row = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; row < rows;
-       row += stride) {
+  for (const std::size_t row : grid_stride(rows)) {
     if (relaunch_requested(relaunch)) break;
     std::uint32_t own[kMaxKeyColumns];
 #pragma unroll
@@ -180,12 +179,10 @@ void fill_table(const GroupByInput<V>& in, const PackedOps& ops, TableView<V> ta
                 int* relaunch, std::uint32_t* used_slots, unsigned long long* probe_steps, cudaStream_t stream) {
   if (in.rows == 0) return;
   const unsigned grid = grid_for(in.rows);
-  if (probe_steps != nullptr)
-    fill_table_kernel<V, true><<<grid, kDefaultBlock, 0, stream>>>(in.keys, in.key_columns, in.values, in.rows, ops,
-                                                                   table, max_fill, relaunch, used_slots, probe_steps);
-  else
-    fill_table_kernel<V, false><<<grid, kDefaultBlock, 0, stream>>>(in.keys, in.key_columns, in.values, in.rows, ops,
-                                                                    table, max_fill, relaunch, used_slots, nullptr);
+  dispatch_bool(probe_steps != nullptr, [&](auto count_probes) {
+    fill_table_kernel<V, decltype(count_probes)::value><<<grid, kDefaultBlock, 0, stream>>>(
+        in.keys, in.key_columns, in.values, in.rows, ops, table, max_fill, relaunch, used_slots, probe_steps);
+  });
   HASHLAB_CHECK_LAUNCH();
 }
 

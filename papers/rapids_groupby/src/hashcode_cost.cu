@@ -6,6 +6,7 @@
 
 #include "hashlab/common/cuda_check.hpp"
 #include "hashlab/common/hash.hpp"
+#include "hashlab/common/grid_stride.cuh"
 #include "hashlab/common/launch.cuh"
 #include "hashlab/rapids_groupby/groupby.hpp"
 #include "hashlab/rapids_groupby/hashcode_cost.hpp"
@@ -27,9 +28,7 @@ template <Times31 Form>
 __global__ void chained_hashcodes_kernel(const std::uint32_t* __restrict__ keys, int key_columns, std::size_t rows,
                                          int rounds, std::uint32_t shift, std::uint32_t multiplier,
                                          std::uint32_t* __restrict__ out) {
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  for (std::size_t row = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; row < rows;
-       row += stride) {
+  for (const std::size_t row : grid_stride(rows)) {
     std::uint32_t own[kMaxKeyColumns];
 #pragma unroll
     for (int c = 0; c < kMaxKeyColumns; ++c) own[c] = c < key_columns ? keys[c * rows + row] : 0u;

@@ -3,7 +3,9 @@
 #include <curand_kernel.h>
 
 #include "hashlab/common/cuda_check.hpp"
+#include "hashlab/common/grid_stride.cuh"
 #include "hashlab/common/launch.cuh"
+#include "hashlab/common/reduce.cuh"
 #include "sampling.hpp"
 #include "table.cuh"
 
@@ -18,25 +20,22 @@ __device__ __forceinline__ bool rows_equal(const std::uint32_t* keys, int key_co
 }
 
 // Section 3: "The GPU sampling uses three step sampling ... Using cuRAND library, 1% of sampling
-// is done". Each thread draws its triples from its own Philox subsequence; equal pairs are
-// summed per warp, then one atomic per warp.
+// is done". Each thread draws its triples from its own Philox subsequence (its grid index); equal
+// pairs are summed per warp, then one atomic per warp.
 __global__ void predict_table_length_gpu(const std::uint32_t* __restrict__ keys, int key_columns, std::size_t rows,
                                          std::uint64_t trials, std::uint64_t seed,
                                          unsigned long long* equal_pairs) {
-  const std::uint64_t tid = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
   curandStatePhilox4_32_10_t state;
-  curand_init(seed, tid, 0, &state);
+  curand_init(seed, global_thread_index(), 0, &state);
   unsigned long long mine = 0;
-  for (std::uint64_t t = tid; t < trials; t += stride) {
+  for (const std::uint64_t t : grid_stride(trials)) {
     const uint4 w = curand4(&state);
     std::uint32_t a = 0, b = 0, c = 0;
     detail::distinct_triple(w.x, w.y, w.z, static_cast<std::uint32_t>(rows), a, b, c);
     mine += rows_equal(keys, key_columns, rows, a, b) + rows_equal(keys, key_columns, rows, a, c) +
             rows_equal(keys, key_columns, rows, b, c);
   }
-  for (int offset = 16; offset > 0; offset /= 2) mine += __shfl_down_sync(0xffffffffu, mine, offset);
-  if ((threadIdx.x & 31) == 0 && mine != 0) atomicAdd(equal_pairs, mine);
+  atomic_add_warp_sum(equal_pairs, mine);
 }
 
 }  // namespace

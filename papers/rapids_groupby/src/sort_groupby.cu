@@ -17,6 +17,7 @@
 #include <thrust/sort.h>
 
 #include "hashlab/common/cuda_check.hpp"
+#include "hashlab/common/grid_stride.cuh"
 #include "hashlab/common/launch.cuh"
 #include "table.cuh"
 #include "thrust_pool.cuh"
@@ -53,13 +54,13 @@ struct Maximum {
 };
 
 __global__ void divide_by_count(const double* sums, const std::int64_t* counts, std::size_t groups, double* out) {
-  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::size_t i = global_thread_index();
   if (i < groups) out[i] = sums[i] / static_cast<double>(counts[i]);
 }
 
 template <class T>
 __global__ void to_double(const T* in, std::size_t n, double* out) {
-  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::size_t i = global_thread_index();
   if (i < n) out[i] = static_cast<double>(in[i]);
 }
 
