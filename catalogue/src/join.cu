@@ -7,6 +7,7 @@
 
 #include "detail.hpp"
 #include "hashlab/common/cuda_check.hpp"
+#include "hashlab/common/grid_stride.cuh"
 #include "hashlab/common/launch.cuh"
 #include "hashlab/common/radix_sort.hpp"
 #include "hashlab/hashgraph/hashgraph.hpp"
@@ -24,8 +25,7 @@ using detail::OptionReader;
 __global__ void gather_join_rows(const reference::JoinPair* pairs, std::size_t count, const std::uint32_t* r_keys,
                                  const std::uint32_t* r_values, const std::uint32_t* s_values, std::uint32_t* key,
                                  std::uint32_t* value1, std::uint32_t* value2) {
-  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
-       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+  for (const std::size_t i : grid_stride(count)) {
     const reference::JoinPair p = pairs[i];
     key[i] = r_keys[p.r_index];
     value1[i] = r_values[p.r_index];

@@ -13,6 +13,7 @@
 #include "hashlab/common/cuda_check.hpp"
 #include "hashlab/common/device.hpp"
 #include "hashlab/common/hash.hpp"
+#include "hashlab/common/grid_stride.cuh"
 #include "hashlab/common/launch.cuh"
 #include "hashlab/common/memory.hpp"
 #include "hashlab/harness/json.hpp"
@@ -31,8 +32,7 @@ template <Access kAccess>
 __global__ void random_access_kernel(unsigned long long* table, std::uint64_t mask, std::uint64_t ops,
                                      std::uint64_t salt, unsigned long long* sink) {
   unsigned long long acc = 0;
-  for (std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; i < ops;
-       i += std::uint64_t{gridDim.x} * blockDim.x) {
+  for (const std::uint64_t i : grid_stride(ops)) {
     const std::uint64_t slot = hash::fmix64(i ^ salt) & mask;
     if constexpr (kAccess == Access::kExch) acc += atomicExch(table + slot, i);
     else if constexpr (kAccess == Access::kCas) acc += atomicCAS(table + slot, i, i + 1);
