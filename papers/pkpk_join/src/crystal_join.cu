@@ -1,7 +1,6 @@
 // Crystal's hash join (crystal_join.hpp): its build and probe kernels, after Crystal's
 // src/ops/join.cu and crystal/join.cuh (BlockBuildSelectivePHT_2, BlockProbeAndPHT_2).
 #include <cub/block/block_load.cuh>
-#include <cub/block/block_reduce.cuh>
 
 #include <algorithm>
 #include <functional>
@@ -9,14 +8,17 @@
 #include <string>
 
 #include "hashlab/common/cuda_check.hpp"
+#include "hashlab/common/grid_stride.cuh"
 #include "hashlab/common/launch.cuh"
+#include "hashlab/common/reduce.cuh"
+#include "hashlab/common/sentinels.hpp"
 #include "hashlab/pkpk_join/crystal_join.hpp"
 
 namespace hashlab::pkpk {
 namespace {
 
-// The empty slot's key (Crystal clears its table to 0, its keys starting at 1; ours may be 0).
-constexpr std::uint32_t kCrystalEmpty = 0xffffffffu;
+// The empty slot's key is kEmptyKey (Crystal clears its table to 0, its keys starting at 1; ours
+// may be 0).
 constexpr int kTileItems = kCrystalBlockThreads * kCrystalItemsPerThread;
 
 /// The table: slot i is one 64-bit word, its key in the low 32 bits and its value in the high 32
@@ -41,7 +43,7 @@ struct CrystalTable {
   __device__ __forceinline__ bool find(std::uint32_t key, std::uint32_t& value) const {
     const std::uint64_t word = slots[slot_of(key)];
     value = static_cast<std::uint32_t>(word >> 32);
-    return key != kCrystalEmpty && static_cast<std::uint32_t>(word) == key;
+    return key != kEmptyKey && static_cast<std::uint32_t>(word) == key;
   }
 };
 
@@ -75,10 +77,10 @@ __global__ void __launch_bounds__(kCrystalBlockThreads)
   for (int item = 0; item < kCrystalItemsPerThread; ++item) {
     if (static_cast<int>(threadIdx.x) + item * kCrystalBlockThreads >= valid) continue;
     const std::uint32_t slot = table.slot_of(k[item]);
-    const std::uint32_t old = atomicCAS(table.key_word(slot), kCrystalEmpty, k[item]);
+    const std::uint32_t old = atomicCAS(table.key_word(slot), kEmptyKey, k[item]);
     *table.value_word(slot) = v[item];
-    if (k[item] == kCrystalEmpty) atomicOr(errors, kCrystalEmptyKey);
-    else if (old != kCrystalEmpty) atomicOr(errors, kCrystalSlotTaken);
+    if (k[item] == kEmptyKey) atomicOr(errors, kCrystalEmptyKey);
+    else if (old != kEmptyKey) atomicOr(errors, kCrystalSlotTaken);
   }
 }
 
@@ -87,8 +89,6 @@ __global__ void __launch_bounds__(kCrystalBlockThreads)
 __global__ void __launch_bounds__(kCrystalBlockThreads)
     probe_kernel(const std::uint32_t* __restrict__ keys, const std::uint32_t* __restrict__ values, std::size_t rows,
                  CrystalTable table, unsigned long long* answer) {
-  using BlockSum = cub::BlockReduce<unsigned long long, kCrystalBlockThreads>;
-  __shared__ typename BlockSum::TempStorage temp;
   std::size_t offset = 0;
   const int valid = tile_rows(rows, offset);
   std::uint32_t k[kCrystalItemsPerThread], v[kCrystalItemsPerThread];
@@ -101,8 +101,8 @@ __global__ void __launch_bounds__(kCrystalBlockThreads)
     std::uint32_t joined = 0;
     if (table.find(k[item], joined)) sum += static_cast<unsigned long long>(v[item]) * joined;
   }
-  const unsigned long long block_sum = BlockSum(temp).Sum(sum);
-  if (threadIdx.x == 0) atomicAdd(answer, block_sum);
+  const unsigned long long total = block_sum<kCrystalBlockThreads>(sum);
+  if (threadIdx.x == 0) atomicAdd(answer, total);  // as Crystal: every block adds, a zero sum too
 }
 
 // Verification only (crystal_join_rows): the probe's lookup, each match written as a row at the
@@ -111,8 +111,7 @@ __global__ void probe_rows_kernel(const std::uint32_t* __restrict__ keys, const 
                                   std::size_t rows, CrystalTable table, unsigned long long* count,
                                   std::size_t capacity, std::uint32_t* out_key, std::uint32_t* out_value1,
                                   std::uint32_t* out_value2) {
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < rows;
-       i += std::size_t{gridDim.x} * blockDim.x) {
+  for (const std::size_t i : grid_stride(rows)) {
     std::uint32_t joined = 0;
     if (!table.find(keys[i], joined)) continue;
     const unsigned long long at = atomicAdd(count, 1ull);
@@ -147,7 +146,7 @@ DeviceBuffer<std::uint64_t> build_table(const TableView& r, const KeyRange& rang
   DeviceBuffer<std::uint64_t> storage(slots, stream);
   table = {storage.data(), static_cast<std::uint32_t>(slots), range.min};
   timed_phase(phases, "memset", stream, static_cast<double>(slots), "slots", [&] {
-    storage.fill_bytes(0xff, stream);  // every key word kCrystalEmpty
+    storage.fill_bytes(0xff, stream);  // every key word kEmptyKey
     clear_more();
   });
   timed_phase(phases, "build", stream, static_cast<double>(r.rows), "rows", [&] {
