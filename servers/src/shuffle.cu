@@ -6,6 +6,7 @@
 #include <string>
 
 #include "hashlab/common/hash.hpp"
+#include "hashlab/common/grid_stride.cuh"
 #include "hashlab/common/launch.cuh"
 
 namespace hashlab::servers {
@@ -33,8 +34,7 @@ __global__ void route_by_hash(KeyPointers keys, std::size_t rows, unsigned serve
   extern __shared__ unsigned block_counts[];
   for (unsigned d = threadIdx.x; d < servers; d += blockDim.x) block_counts[d] = 0;
   __syncthreads();
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < rows;
-       i += std::size_t{gridDim.x} * blockDim.x) {
+  for (const std::size_t i : grid_stride(rows)) {
     std::uint32_t tuple[kMaxKeyColumns];
     for (int c = 0; c < keys.count; ++c) tuple[c] = keys.column[c][i];
     const unsigned d = tuple_server(tuple, keys.count, servers);
@@ -50,8 +50,7 @@ __global__ void route_by_hash(KeyPointers keys, std::size_t rows, unsigned serve
 // A column in the rows' new order (grouped by server).
 template <class Element>
 __global__ void gather_column(const Element* in, const std::uint32_t* order, std::size_t rows, Element* out) {
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < rows;
-       i += std::size_t{gridDim.x} * blockDim.x)
+  for (const std::size_t i : grid_stride(rows))
     out[i] = in[order[i]];
 }
 

@@ -10,6 +10,7 @@
 
 #include "detail.cuh"
 #include "hashlab/common/hash.hpp"
+#include "hashlab/common/grid_stride.cuh"
 #include "hashlab/common/launch.cuh"
 #include "hashlab/common/primitives.hpp"
 #include "hashlab/pkpk_join/servers_join.hpp"
@@ -44,8 +45,7 @@ __global__ void route_rows(const std::uint32_t* keys, const std::uint32_t* value
   extern __shared__ unsigned block_counts[];
   for (unsigned d = threadIdx.x; d < servers; d += blockDim.x) block_counts[d] = 0;
   __syncthreads();
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < rows;
-       i += std::size_t{gridDim.x} * blockDim.x) {
+  for (const std::size_t i : grid_stride(rows)) {
     const std::uint32_t key = keys[i];
     const unsigned d = server_of(key);
     server[i] = d;
@@ -59,8 +59,7 @@ __global__ void route_rows(const std::uint32_t* keys, const std::uint32_t* value
 
 // The received (key << 32 | value) words as the columns of a table the local join reads.
 __global__ void unpack_rows(const std::uint64_t* words, std::size_t rows, std::uint32_t* keys, std::uint32_t* values) {
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < rows;
-       i += std::size_t{gridDim.x} * blockDim.x) {
+  for (const std::size_t i : grid_stride(rows)) {
     keys[i] = static_cast<std::uint32_t>(words[i] >> 32);
     values[i] = static_cast<std::uint32_t>(words[i]);
   }
