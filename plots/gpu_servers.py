@@ -135,10 +135,47 @@ def plot_load(results_dir, out):
     return written
 
 
+def plot_groupby(results_dir, out):
+    """Each group-by's time against the number of groups, on one GPU (solid) and across servers
+    (dashed, one line per p); a pre-aggregated point carries a ring."""
+    rows = hs.load(results_dir, PAPER, "groupby_scaling")
+    if not rows:
+        return []
+    fig, ax = hs.new_figure("Group-by across GPU servers vs one GPU", "groups", "ms", logx=True, logy=True,
+                            size=(7.2, 4.6))
+    ax.set_xscale("log", base=10)
+    algorithms = []
+    for v in hs.variants(rows, "groupby_time"):
+        name = v.rsplit("_", 1)[0]
+        if name not in algorithms:
+            algorithms.append(name)
+    styles = {"single": "-", "p2": ":", "p4": "--", "p8": "-."}
+    for i, name in enumerate(algorithms):
+        color = hs.COLORS[i % len(hs.COLORS)]
+        for how, style in styles.items():
+            v = f"{name}_{how}"
+            xs, med, _, _ = hs.series(rows, "groupby_time", v, x="param_value")
+            if not xs:
+                continue
+            ax.plot(xs, med, linestyle=style, color=color, marker=hs.MARKERS[i % len(hs.MARKERS)], markersize=3,
+                    label=f"{name}, {'1 GPU' if how == 'single' else how[1:] + ' GPUs'}")
+            pre = {r["param_value"] for r in hs.verified(rows)
+                   if r["variant"] == v and r["metric"] == "pre_aggregated" and (r["median"] or 0) > 0}
+            for x, y in zip(xs, med):
+                if x in pre:
+                    ax.plot([x], [y], marker="o", markersize=8, markerfacecolor="none", markeredgecolor=color,
+                            linestyle="none")
+    ax.legend(fontsize=6, ncol=2)
+    note = "ring: pre-aggregated (the RAPIDS estimator chose it)"
+    if shared_note(rows):
+        note += "; " + shared_note(rows)
+    return [hs.save(fig, ax, os.path.join(out, "groupby_scaling.png"), rows, note=note)]
+
+
 def plot(results_dir):
     out = os.path.join(results_dir, PAPER)
     return plot_weak(results_dir, out) + plot_strong(results_dir, out) + plot_phases(results_dir, out) + \
-        plot_load(results_dir, out)
+        plot_load(results_dir, out) + plot_groupby(results_dir, out)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 // The GPU servers' experiments (`hashlab run gpu_servers`): the Pk-Pk join across GPUs
 // (pkpk_join's servers_join on servers/) scaled and taken apart, the MPC model's load bound
-// measured. One file per experiment; register.cpp adds them in this order.
+// measured, and the group-by across servers (groupby.hpp) against one GPU. One file per experiment; register.cpp adds them in this order.
 //
 // Every point draws two tables of n rows (the generator's pk-pk tables, or the load experiment's
 // sequential and clustered keys), splits them evenly among the servers, and checks the servers'
@@ -18,5 +18,6 @@ harness::Experiment strong_scaling_experiment();
 harness::Experiment phases_experiment();
 harness::Experiment load_experiment();
 harness::Experiment samples_experiment();
+harness::Experiment groupby_scaling_experiment();
 
 }  // namespace hashlab::gpu_servers

@@ -11,6 +11,7 @@ const harness::Registrar registrar([](harness::Registry& r) {
   r.add_experiment(phases_experiment());
   r.add_experiment(load_experiment());
   r.add_experiment(samples_experiment());
+  r.add_experiment(groupby_scaling_experiment());
   r.add_option(servers_backend_option());
   r.add_option(servers_share_gpu_option());
 });

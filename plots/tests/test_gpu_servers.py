@@ -56,9 +56,18 @@ class Figures(unittest.TestCase):
             write(folder, "samples", [row("samples", "sampled_uniform", 2 ** 24, m, "load_ratio", 1 + m ** -0.5,
                                           param="samples_per_server") for m in (4, 16, 64, 256)] +
                   [row("samples", "report_rule", 2 ** 24, 4096, "load_ratio", 1.01, param="samples_per_server")])
+            rows = []
+            for a in ("sp_ega", "hash"):
+                for how in ("single", "p2", "p4"):
+                    for g in (1e3, 1e5, 1e7):
+                        rows.append(row("groupby_scaling", f"{a}_{how}", 2 ** 25, g, "groupby_time", 10.0, param="groups"))
+                        if how != "single":
+                            rows.append(row("groupby_scaling", f"{a}_{how}", 2 ** 25, g, "pre_aggregated",
+                                            1 if g < 1e5 else 0, param="groups"))
+            write(folder, "groupby_scaling", rows)
             written = [os.path.basename(p) for p in gpu_servers.plot(folder)]
             self.assertEqual(written, ["weak_scaling.png", "strong_scaling.png", "phases.png", "all_to_all.png",
-                                       "load.png", "samples.png"])
+                                       "load.png", "samples.png", "groupby_scaling.png"])
             for name in written:
                 self.assertGreater(os.path.getsize(os.path.join(folder, "gpu_servers", name)), 1000)
 

@@ -1,0 +1,98 @@
+// The group-by across GPU servers: every row goes to the server its key's hash picks (servers'
+// shuffle_by_key_hash), so that all rows of a group meet on one server, and each server runs any
+// group-by of the catalogue on what it received. With few groups a local pre-aggregation comes
+// first: each server groups its own rows (sums, counts, minima and maxima: what merges), the
+// partial groups are shuffled instead of the rows, and each server merges the partials of its
+// groups. The RAPIDS report's cardinality estimator (its GPU triple sampler) decides, on every
+// server's own rows; the decision and the estimates are in the statistics.
+//
+//   ServersGroupByOptions options;  options.algorithm = "sp_ega";
+//   ServerGroupByStats stats;
+//   reference::GroupByResult mine = servers_groupby(comm, my_share, options, &stats);
+//   // mine: this server's groups, sorted by key; the servers' groups are disjoint, and together
+//   // they are the single-GPU answer
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "hashlab/catalogue/groupby.hpp"
+#include "hashlab/reference/groupby.hpp"
+#include "hashlab/servers/communicator.hpp"
+
+namespace hashlab::gpu_servers {
+
+enum class PreAggregation {
+  kAuto,    // the RAPIDS estimator decides (kPreAggregateBelow)
+  kAlways,  // group locally first
+  kNever,   // shuffle the rows themselves
+};
+/// "auto", "always", "never"; std::invalid_argument otherwise.
+PreAggregation parse_pre_aggregation(const std::string& name);
+const char* to_string(PreAggregation mode);
+
+/// kAuto pre-aggregates when the servers' estimated groups, added up, are at most this fraction of
+/// their rows: the partial groups then cost at most a quarter of the rows' exchange, and the
+/// local pass pays for itself.
+constexpr double kPreAggregateBelow = 0.25;
+
+struct ServersGroupByOptions {
+  std::string algorithm = "sp_ega";  // a group-by of the catalogue that runs on the GPU
+  catalogue::Options entry_options;  // its options
+  PreAggregation pre_aggregation = PreAggregation::kAuto;
+  std::uint64_t seed = 1;            // the estimator's sampling seed (server r: seed + r)
+  /// false: the groups stay where the local group-by left them (the timed runs: a single GPU's
+  /// group-by is timed without bringing its groups to the host either); servers_groupby then
+  /// returns no groups (the pre-aggregation's merge, on the host, still runs).
+  bool collect = true;
+};
+
+/// What one server records of one run.
+struct ServerGroupByStats {
+  std::uint64_t rows_in = 0;              // this server's rows
+  double estimated_groups = 0;            // the RAPIDS triple sampler's estimate on them
+  double estimated_groups_total = 0;      // every server's estimate, added up
+  bool pre_aggregated = false;            // the decision (the same on every server)
+  std::uint64_t rows_sent = 0;            // rows (or partial groups) this server shuffled
+  std::uint64_t rows_received = 0;        // its load: rows (or partial groups) it received
+  std::uint64_t groups = 0;               // its groups in the answer
+  std::vector<std::uint64_t> loads;       // every server's rows received
+  std::vector<std::string> warnings;      // the local group-by's (a degraded run says so)
+};
+
+/// The group-by on server comm.rank() of its share of the rows (key and value columns on the
+/// host or on this server's device; the keys uint32). Every server calls it with the same
+/// columns, aggregations and options. Returns this server's groups, sorted by key. Bad input on
+/// any server (a key or value an entry does not take, an unknown algorithm or option) reaches
+/// every server as std::invalid_argument.
+reference::GroupByResult servers_groupby(servers::Communicator& comm, const catalogue::GroupByInput& input,
+                                         const ServersGroupByOptions& options = {},
+                                         ServerGroupByStats* stats = nullptr);
+
+namespace detail {
+
+/// The partial groups of a pre-aggregation as they travel: the key columns and one column per
+/// (value column, base aggregation), each exact (int64) or real (double).
+struct Partials {
+  std::vector<std::vector<std::uint32_t>> keys;
+  std::vector<std::vector<std::int64_t>> exact;  // per partial column, empty when it is real
+  std::vector<std::vector<double>> real;         // per partial column, empty when it is exact
+  std::vector<bool> is_exact;
+  std::size_t rows() const { return keys.empty() ? 0 : keys.front().size(); }
+};
+
+/// The aggregations a pre-aggregation computes for `requested`: sum (for sum and mean), min, max,
+/// count (for count and mean), each once, in this order.
+std::vector<reference::Aggregation> base_aggregations(const std::vector<reference::Aggregation>& requested);
+
+/// Merges partial groups (rows with equal key tuples) into the answer for `requested`
+/// aggregations of `value_columns` value columns: sums and counts add, minima and maxima fold, a
+/// mean is the merged sum over the merged count. `base` names the partial columns (value-major:
+/// value column v's base aggregation b is column v * base.size() + b). Sorted by key.
+reference::GroupByResult merge_partials(const Partials& partials, std::size_t value_columns,
+                                        const std::vector<reference::Aggregation>& base,
+                                        const std::vector<reference::Aggregation>& requested);
+
+}  // namespace detail
+}  // namespace hashlab::gpu_servers

@@ -1,0 +1,322 @@
+// The group-by across GPU servers (groupby.hpp).
+#include "hashlab/gpu_servers/groupby.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+#include <stdexcept>
+
+#include "hashlab/common/memory.hpp"
+#include "hashlab/rapids_groupby/cardinality.hpp"
+#include "hashlab/rapids_groupby/groupby.hpp"
+#include "hashlab/servers/shuffle.hpp"
+
+namespace hashlab::gpu_servers {
+
+using reference::Aggregation;
+
+PreAggregation parse_pre_aggregation(const std::string& name) {
+  if (name == "auto") return PreAggregation::kAuto;
+  if (name == "always") return PreAggregation::kAlways;
+  if (name == "never") return PreAggregation::kNever;
+  throw std::invalid_argument("pre-aggregation '" + name + "': auto (the RAPIDS estimator decides), always or never");
+}
+
+const char* to_string(PreAggregation mode) {
+  return mode == PreAggregation::kAuto ? "auto" : mode == PreAggregation::kAlways ? "always" : "never";
+}
+
+namespace detail {
+
+std::vector<Aggregation> base_aggregations(const std::vector<Aggregation>& requested) {
+  auto wants = [&](Aggregation a) { return std::find(requested.begin(), requested.end(), a) != requested.end(); };
+  std::vector<Aggregation> base;
+  if (wants(Aggregation::kSum) || wants(Aggregation::kMean)) base.push_back(Aggregation::kSum);
+  if (wants(Aggregation::kMin)) base.push_back(Aggregation::kMin);
+  if (wants(Aggregation::kMax)) base.push_back(Aggregation::kMax);
+  if (wants(Aggregation::kCount) || wants(Aggregation::kMean)) base.push_back(Aggregation::kCount);
+  return base;
+}
+
+reference::GroupByResult merge_partials(const Partials& partials, std::size_t value_columns,
+                                        const std::vector<Aggregation>& base, const std::vector<Aggregation>& requested) {
+  const std::size_t n = partials.rows(), k = partials.keys.size(), b = base.size();
+  if (partials.is_exact.size() != value_columns * b)
+    throw std::logic_error("merge_partials: " + std::to_string(partials.is_exact.size()) + " partial columns for " +
+                           std::to_string(value_columns) + " value columns of " + std::to_string(b) + " aggregations");
+  std::vector<std::size_t> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+    for (std::size_t c = 0; c < k; ++c)
+      if (partials.keys[c][x] != partials.keys[c][y]) return partials.keys[c][x] < partials.keys[c][y];
+    return false;
+  });
+  auto same_group = [&](std::size_t x, std::size_t y) {
+    for (std::size_t c = 0; c < k; ++c)
+      if (partials.keys[c][x] != partials.keys[c][y]) return false;
+    return true;
+  };
+  auto base_index = [&](Aggregation a) {
+    return static_cast<std::size_t>(std::find(base.begin(), base.end(), a) - base.begin());
+  };
+
+  reference::GroupByResult out;
+  out.keys.assign(k, {});
+  for (std::size_t v = 0; v < value_columns; ++v)
+    for (const Aggregation a : requested) out.aggregates.push_back({a, {}, {}});
+
+  std::vector<std::int64_t> exact(partials.is_exact.size());
+  std::vector<double> real(partials.is_exact.size());
+  for (std::size_t begin = 0; begin < n;) {
+    std::size_t end = begin + 1;
+    while (end < n && same_group(order[begin], order[end])) ++end;
+    // Fold the group's partials, column by column, by the base aggregation each holds.
+    for (std::size_t col = 0; col < partials.is_exact.size(); ++col) {
+      const Aggregation op = base[col % b];
+      for (std::size_t i = begin; i < end; ++i) {
+        const std::size_t row = order[i];
+        if (partials.is_exact[col]) {
+          const std::int64_t x = partials.exact[col][row];
+          exact[col] = i == begin ? x
+                       : op == Aggregation::kMin ? std::min(exact[col], x)
+                       : op == Aggregation::kMax ? std::max(exact[col], x)
+                                                 : exact[col] + x;  // sums and counts add
+        } else {
+          const double x = partials.real[col][row];
+          real[col] = i == begin ? x
+                      : op == Aggregation::kMin ? std::min(real[col], x)
+                      : op == Aggregation::kMax ? std::max(real[col], x)
+                                                : real[col] + x;
+        }
+      }
+    }
+    for (std::size_t c = 0; c < k; ++c) out.keys[c].push_back(partials.keys[c][order[begin]]);
+    std::size_t at = 0;
+    for (std::size_t v = 0; v < value_columns; ++v)
+      for (const Aggregation a : requested) {
+        reference::AggregateColumn& column = out.aggregates[at++];
+        if (a == Aggregation::kMean) {
+          const std::size_t s = v * b + base_index(Aggregation::kSum), c = v * b + base_index(Aggregation::kCount);
+          const double sum = partials.is_exact[s] ? static_cast<double>(exact[s]) : real[s];
+          const double count = partials.is_exact[c] ? static_cast<double>(exact[c]) : real[c];
+          column.real.push_back(sum / count);
+          continue;
+        }
+        const std::size_t from = v * b + base_index(a);
+        if (partials.is_exact[from]) column.exact.push_back(exact[from]);
+        else column.real.push_back(real[from]);
+      }
+    begin = end;
+  }
+  return out;
+}
+
+}  // namespace detail
+
+namespace {
+
+/// A column's values on this server's device: its device copy, or an upload of its host copy.
+struct OnDevice {
+  const void* data = nullptr;
+  DeviceBuffer<unsigned char> owned;
+};
+
+OnDevice on_device(const catalogue::Column& column, cudaStream_t stream) {
+  OnDevice out;
+  if (column.device != nullptr || column.rows == 0) {
+    out.data = column.device;
+    return out;
+  }
+  const std::size_t bytes = column.rows * catalogue::size_of(column.dtype);
+  out.owned = DeviceBuffer<unsigned char>(bytes, stream);
+  out.owned.copy_from_host(static_cast<const unsigned char*>(column.host), bytes, stream);
+  out.data = out.owned.data();
+  return out;
+}
+
+/// The RAPIDS report's GPU triple sampler on this server's key tuples (section 3: 1% of the rows,
+/// at least kMinGpuTriples triples), and the cardinality it implies.
+double estimate_groups(const std::vector<OnDevice>& keys, std::size_t rows, std::uint64_t seed, cudaStream_t stream) {
+  if (rows < 3) return static_cast<double>(rows);
+  const std::uint32_t* packed = static_cast<const std::uint32_t*>(keys.front().data);
+  DeviceBuffer<std::uint32_t> column_major;
+  if (keys.size() > 1) {  // the sampler reads the key columns one after the other
+    column_major = DeviceBuffer<std::uint32_t>(rows * keys.size(), stream);
+    for (std::size_t c = 0; c < keys.size(); ++c)
+      HASHLAB_CUDA_CHECK(cudaMemcpyAsync(column_major.data() + c * rows, keys[c].data, rows * sizeof(std::uint32_t),
+                                         cudaMemcpyDeviceToDevice, stream));
+    packed = column_major.data();
+  }
+  const std::uint64_t trials =
+      std::max<std::uint64_t>(rapids::kMinGpuTriples, static_cast<std::uint64_t>(rapids::kSampleFraction * rows));
+  const rapids::SampleCounts counts =
+      rapids::sample_triples_gpu(packed, static_cast<int>(keys.size()), rows, trials, seed, stream);
+  return rapids::estimate_from_triples(counts, rows);
+}
+
+bool is_integer(catalogue::DType dtype) { return dtype != catalogue::DType::kFloat64; }
+
+/// The result of a server without rows, in the shape of the others'.
+reference::GroupByResult empty_result(std::size_t key_columns, std::size_t value_columns,
+                                      const std::vector<Aggregation>& requested) {
+  reference::GroupByResult out;
+  out.keys.assign(key_columns, {});
+  for (std::size_t v = 0; v < value_columns; ++v)
+    for (const Aggregation a : requested) out.aggregates.push_back({a, {}, {}});
+  return out;
+}
+
+reference::GroupByResult run_entry(const catalogue::GroupByEntry& entry, const catalogue::GroupByInput& input,
+                                   const catalogue::Options& options, cudaStream_t stream,
+                                   std::vector<std::string>* warnings, bool collect = true) {
+  auto groupby = entry.make(input, options, stream);
+  groupby->prepare(stream);
+  groupby->run(stream);
+  if (warnings != nullptr) *warnings = groupby->warnings();
+  if (!collect) {
+    HASHLAB_CUDA_CHECK(cudaStreamSynchronize(stream));  // local work only: no peer is waited for
+    return {};
+  }
+  return groupby->result(stream);
+}
+
+}  // namespace
+
+reference::GroupByResult servers_groupby(servers::Communicator& comm, const catalogue::GroupByInput& input,
+                                         const ServersGroupByOptions& options, ServerGroupByStats* stats) {
+  ServerGroupByStats own;
+  ServerGroupByStats& st = stats != nullptr ? *stats : own;
+  st = {};
+  cudaStream_t stream = comm.stream();
+  const std::size_t rows = input.rows();
+  const std::size_t key_columns = input.keys.size(), value_columns = input.values.size();
+  st.rows_in = rows;
+
+  // ---- the input: checked by the entry, on this server's device, its groups estimated ---------
+  const catalogue::GroupByEntry* entry = nullptr;
+  std::vector<OnDevice> keys, values;
+  double estimate = 0;
+  std::exception_ptr error = servers::guarded([&] {
+    entry = &catalogue::groupby_entry(options.algorithm);
+    if (!entry->needs_gpu)
+      throw std::invalid_argument("servers_groupby: " + options.algorithm +
+                                  " runs on the CPU; the servers run the catalogue's GPU group-bys");
+    entry->check(input, options.entry_options);
+    for (const auto& c : input.keys) keys.push_back(on_device(c, stream));
+    for (const auto& c : input.values) values.push_back(on_device(c, stream));
+    if (options.pre_aggregation == PreAggregation::kAuto)
+      estimate = estimate_groups(keys, rows, options.seed + static_cast<std::uint64_t>(comm.rank()), stream);
+  });
+  comm.phase_boundary(error, "group-by: input");
+
+  // ---- the decision, the same on every server ----------------------------------------------------
+  st.estimated_groups = estimate;
+  double rows_total = 0;
+  for (const double e : comm.all_gather_host(estimate)) st.estimated_groups_total += e;
+  for (const std::uint64_t r : comm.all_gather_host<std::uint64_t>(rows)) rows_total += static_cast<double>(r);
+  st.pre_aggregated = options.pre_aggregation == PreAggregation::kAlways ||
+                      (options.pre_aggregation == PreAggregation::kAuto &&
+                       st.estimated_groups_total <= kPreAggregateBelow * rows_total);
+  std::vector<const std::uint32_t*> key_pointers;
+
+  if (!st.pre_aggregated) {
+    // ---- the rows to their servers, then the entry on each server's share ------------------------
+    for (const auto& k : keys) key_pointers.push_back(static_cast<const std::uint32_t*>(k.data));
+    std::vector<servers::ValueColumn> shuffled_values;
+    for (std::size_t v = 0; v < value_columns; ++v)
+      shuffled_values.push_back({values[v].data, catalogue::size_of(input.values[v].dtype)});
+    const servers::ShuffledTable got = servers::shuffle_by_key_hash(
+        comm, {key_pointers.data(), static_cast<int>(key_columns)}, shuffled_values, rows);
+    st.rows_sent = rows;
+    st.rows_received = got.rows;
+    st.loads = got.loads;
+    reference::GroupByResult out;
+    error = servers::guarded([&] {
+      if (got.rows == 0) {
+        out = empty_result(key_columns, value_columns, input.aggregations);
+        return;
+      }
+      catalogue::GroupByInput mine;
+      mine.aggregations = input.aggregations;
+      for (std::size_t c = 0; c < key_columns; ++c)
+        mine.keys.push_back({input.keys[c].name, catalogue::DType::kUint32, got.rows, nullptr, got.keys[c].data(), {}});
+      for (std::size_t v = 0; v < value_columns; ++v)
+        mine.values.push_back({input.values[v].name, input.values[v].dtype, got.rows, nullptr, got.values[v].data(), {}});
+      out = run_entry(*entry, mine, options.entry_options, stream, &st.warnings, options.collect);
+      if (!options.collect) out = empty_result(key_columns, value_columns, input.aggregations);
+    });
+    comm.phase_boundary(error, "group-by: local");
+    st.groups = out.groups();
+    return out;
+  }
+
+  // ---- pre-aggregation: each server's own groups, their partials shuffled and merged ---------------
+  const std::vector<Aggregation> base = detail::base_aggregations(input.aggregations);
+  std::vector<bool> is_exact;
+  for (std::size_t v = 0; v < value_columns; ++v)
+    for (std::size_t b = 0; b < base.size(); ++b) is_exact.push_back(is_integer(input.values[v].dtype));
+  std::vector<DeviceBuffer<std::uint32_t>> partial_keys;
+  std::vector<DeviceBuffer<unsigned char>> partial_values;
+  std::size_t partial_rows = 0;
+  error = servers::guarded([&] {
+    reference::GroupByResult partial = empty_result(key_columns, value_columns, base);
+    if (rows > 0) {
+      catalogue::GroupByInput mine = input;
+      mine.aggregations = base;
+      partial = run_entry(*entry, mine, options.entry_options, stream, &st.warnings);
+    }
+    partial_rows = partial.groups();
+    for (const auto& k : partial.keys) partial_keys.push_back(to_device(k, stream));
+    for (std::size_t col = 0; col < partial.aggregates.size(); ++col) {
+      // 8 bytes a partial: int64 for integer values, double for floating ones (the references' forms).
+      std::vector<unsigned char> bytes(partial_rows * 8);
+      const reference::AggregateColumn& a = partial.aggregates[col];
+      for (std::size_t g = 0; g < partial_rows; ++g) {
+        if (is_exact[col]) {
+          const std::int64_t x = a.is_exact() ? a.exact[g] : static_cast<std::int64_t>(a.real[g]);
+          std::memcpy(bytes.data() + 8 * g, &x, 8);
+        } else {
+          const double x = a.is_exact() ? static_cast<double>(a.exact[g]) : a.real[g];
+          std::memcpy(bytes.data() + 8 * g, &x, 8);
+        }
+      }
+      partial_values.push_back(to_device(bytes, stream));
+      comm.synchronize();  // `bytes` is a host vector about to go
+    }
+    comm.synchronize();  // so is `partial`, whose keys were uploaded
+  });
+  comm.phase_boundary(error, "group-by: pre-aggregation");
+  for (const auto& k : partial_keys) key_pointers.push_back(k.data());
+  std::vector<servers::ValueColumn> shuffled_values;
+  for (const auto& v : partial_values) shuffled_values.push_back({v.data(), 8});
+  const servers::ShuffledTable got = servers::shuffle_by_key_hash(
+      comm, {key_pointers.data(), static_cast<int>(key_columns)}, shuffled_values, partial_rows);
+  st.rows_sent = partial_rows;
+  st.rows_received = got.rows;
+  st.loads = got.loads;
+  reference::GroupByResult out;
+  error = servers::guarded([&] {
+    detail::Partials partials;
+    for (const auto& k : got.keys) partials.keys.push_back(k.to_host(stream, got.rows));
+    partials.is_exact = is_exact;
+    partials.exact.resize(is_exact.size());
+    partials.real.resize(is_exact.size());
+    for (std::size_t col = 0; col < is_exact.size(); ++col) {
+      const std::vector<unsigned char> bytes = got.values[col].to_host(stream);
+      if (is_exact[col]) {
+        partials.exact[col].resize(got.rows);
+        if (got.rows > 0) std::memcpy(partials.exact[col].data(), bytes.data(), got.rows * 8);
+      } else {
+        partials.real[col].resize(got.rows);
+        if (got.rows > 0) std::memcpy(partials.real[col].data(), bytes.data(), got.rows * 8);
+      }
+    }
+    out = detail::merge_partials(partials, value_columns, base, input.aggregations);
+    if (!options.collect) out = empty_result(key_columns, value_columns, input.aggregations);
+  });
+  comm.phase_boundary(error, "group-by: merge");
+  st.groups = out.groups();
+  return out;
+}
+
+}  // namespace hashlab::gpu_servers

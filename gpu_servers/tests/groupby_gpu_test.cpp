@@ -1,0 +1,210 @@
+// The group-by across servers against the single-GPU answer: every GPU group-by of the catalogue
+// on the local backend's 1 to 3 servers sharing GPU 0 (any GPU machine) and on NCCL's 1 and 2
+// servers where the host has the GPUs; many groups (the rows are shuffled) and few (the RAPIDS
+// estimator chooses the pre-aggregation), forced both ways; bad input on one server.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <mutex>
+#include <tuple>
+
+#include "hashlab/catalogue/catalogue.hpp"
+#include "hashlab/gpu_servers/groupby.hpp"
+#include "hashlab/servers/group.hpp"
+#include "hashlab/testing/gpu_test.hpp"
+
+namespace hashlab::gpu_servers {
+namespace {
+
+using reference::Aggregation;
+using servers::Backend;
+using Param = std::tuple<Backend, int>;
+
+const std::vector<Aggregation> kEvery = {Aggregation::kSum, Aggregation::kMin, Aggregation::kMax, Aggregation::kCount,
+                                         Aggregation::kMean};
+
+/// The whole input: `rows` rows of `groups` keys (never the empty-slot key), values below 2^20.
+struct Whole {
+  std::vector<std::uint32_t> keys, values;
+  std::vector<std::int32_t> int_values;  // the same values for rapids, which takes int32
+};
+Whole whole(std::size_t rows, std::uint32_t groups, std::uint64_t seed) {
+  Whole w;
+  std::uint64_t x = seed * 0x9e3779b97f4a7c15ull + 1;
+  for (std::size_t i = 0; i < rows; ++i) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    w.keys.push_back(static_cast<std::uint32_t>((x >> 7) % groups) * 2654435761u % 0xfffffff0u);
+    w.values.push_back(static_cast<std::uint32_t>(x >> 44));
+    w.int_values.push_back(static_cast<std::int32_t>(x >> 44));
+  }
+  return w;
+}
+
+catalogue::GroupByInput input_of(const std::string& algorithm, const std::uint32_t* keys, const void* values,
+                                 std::size_t rows, bool device) {
+  catalogue::GroupByInput in;
+  in.aggregations = kEvery;
+  const bool rapids = algorithm == "rapids";
+  catalogue::Column k{"key", catalogue::DType::kUint32, rows, device ? nullptr : keys, device ? keys : nullptr, {}};
+  catalogue::Column v{"value", rapids ? catalogue::DType::kInt32 : catalogue::DType::kUint32, rows,
+                      device ? nullptr : values, device ? values : nullptr, {}};
+  in.keys = {k};
+  in.values = {v};
+  return in;
+}
+
+class ServersGroupBy : public testing::GpuTestWithParam<Param> {
+ protected:
+  void SetUp() override {
+    testing::GpuTestWithParam<Param>::SetUp();
+    if (IsSkipped()) return;
+    const auto [backend, p] = GetParam();
+    if (backend == Backend::kNccl && !servers::nccl_built()) GTEST_SKIP() << "this build has no NCCL";
+    if (backend == Backend::kNccl && p > servers::device_count())
+      GTEST_SKIP() << "needs " << p << " GPUs for " << p << " NCCL servers; this host has " << servers::device_count();
+    group_ = std::make_unique<servers::ServerGroup>(servers::GroupOptions{p, backend, {}});
+  }
+  int p() const { return std::get<1>(GetParam()); }
+
+  /// The servers' groups put together, and each server's statistics.
+  std::pair<reference::GroupByResult, std::vector<ServerGroupByStats>> across(const Whole& w, const ServersGroupByOptions& o) {
+    std::mutex mutex;
+    std::vector<reference::GroupByResult> parts(static_cast<std::size_t>(p()));
+    std::vector<ServerGroupByStats> stats(static_cast<std::size_t>(p()));
+    group_->run([&](servers::Communicator& comm) {
+      const auto d = static_cast<std::size_t>(comm.rank()), n = static_cast<std::size_t>(comm.size());
+      const std::size_t begin = w.keys.size() * d / n, end = w.keys.size() * (d + 1) / n;
+      // Server 0 hands its share on the host, the others on the device (both are taken).
+      const bool device = d != 0;
+      std::vector<std::uint32_t> k(w.keys.begin() + begin, w.keys.begin() + end);
+      std::vector<std::uint32_t> v(w.values.begin() + begin, w.values.begin() + end);
+      std::vector<std::int32_t> iv(w.int_values.begin() + begin, w.int_values.begin() + end);
+      auto dk = to_device(k, comm.stream());
+      auto dv = to_device(v, comm.stream());
+      auto div = to_device(iv, comm.stream());
+      const void* values = o.algorithm == "rapids" ? (device ? static_cast<const void*>(div.data()) : iv.data())
+                                                   : (device ? static_cast<const void*>(dv.data()) : v.data());
+      const auto in = input_of(o.algorithm, device ? dk.data() : k.data(), values, k.size(), device);
+      ServerGroupByStats st;
+      auto mine = servers_groupby(comm, in, o, &st);
+      EXPECT_TRUE(mine.sorted_by_key()) << comm.who();
+      std::lock_guard<std::mutex> lock(mutex);
+      parts[d] = std::move(mine);
+      stats[d] = st;
+    });
+    reference::GroupByResult all = parts[0];
+    for (std::size_t d = 1; d < parts.size(); ++d) {
+      all.keys[0].insert(all.keys[0].end(), parts[d].keys[0].begin(), parts[d].keys[0].end());
+      for (std::size_t a = 0; a < all.aggregates.size(); ++a) {
+        auto& to = all.aggregates[a];
+        const auto& from = parts[d].aggregates[a];
+        to.exact.insert(to.exact.end(), from.exact.begin(), from.exact.end());
+        to.real.insert(to.real.end(), from.real.begin(), from.real.end());
+      }
+    }
+    all.sort_by_key();
+    return {all, stats};
+  }
+
+  /// The single-GPU answer: the same entry on the whole input.
+  static reference::GroupByResult single_gpu(const Whole& w, const std::string& algorithm) {
+    Stream stream;
+    const void* values = algorithm == "rapids" ? static_cast<const void*>(w.int_values.data()) : w.values.data();
+    const auto in = input_of(algorithm, w.keys.data(), values, w.keys.size(), false);
+    auto g = catalogue::groupby_entry(algorithm).make(in, {}, stream.get());
+    g->prepare(stream.get());
+    g->run(stream.get());
+    return g->result(stream.get());
+  }
+
+  std::unique_ptr<servers::ServerGroup> group_;
+};
+
+std::string name_of(const ::testing::TestParamInfo<Param>& info) {
+  return std::string(servers::to_string(std::get<0>(info.param))) + std::to_string(std::get<1>(info.param));
+}
+
+INSTANTIATE_TEST_SUITE_P(Servers, ServersGroupBy,
+                         ::testing::Values(Param{Backend::kLocal, 1}, Param{Backend::kLocal, 2}, Param{Backend::kLocal, 3},
+                                           Param{Backend::kNccl, 1}, Param{Backend::kNccl, 2}),
+                         name_of);
+
+TEST_P(ServersGroupBy, EveryGpuGroupByEqualsItsSingleGpuAnswerWithManyGroups) {
+  const Whole w = whole(30000, 20000, testing::test_seed());
+  for (const char* algorithm : {"sp_ega", "lphga", "sort", "hash", "rapids"}) {
+    SCOPED_TRACE(algorithm);
+    ServersGroupByOptions o;
+    o.algorithm = algorithm;
+    const auto [all, stats] = across(w, o);
+    EXPECT_EQ(reference::compare(single_gpu(w, algorithm), all), "");
+    for (const auto& st : stats) EXPECT_FALSE(st.pre_aggregated) << "about 15,000 groups of 30,000 rows: no pre-aggregation";
+    std::uint64_t load = 0;
+    for (const auto& st : stats) load += st.rows_received;
+    EXPECT_EQ(load, w.keys.size());
+  }
+}
+
+TEST_P(ServersGroupBy, FewGroupsArePreAggregatedAndGiveTheSameAnswer) {
+  const Whole w = whole(50000, 40, testing::test_seed() + 1);
+  for (const char* algorithm : {"sp_ega", "sort", "rapids"}) {
+    SCOPED_TRACE(algorithm);
+    ServersGroupByOptions o;
+    o.algorithm = algorithm;
+    const auto [all, stats] = across(w, o);
+    EXPECT_EQ(reference::compare(single_gpu(w, algorithm), all), "");
+    for (const auto& st : stats) {
+      EXPECT_TRUE(st.pre_aggregated) << "40 groups: the estimator should choose the pre-aggregation";
+      EXPECT_LE(st.rows_sent, 40u) << "a server sends its partial groups, not its rows";
+      EXPECT_GT(st.estimated_groups_total, 0.0);
+    }
+  }
+}
+
+TEST_P(ServersGroupBy, ForcingEitherWayGivesTheSameAnswer) {
+  const Whole w = whole(20000, 300, testing::test_seed() + 2);
+  const auto expected = single_gpu(w, "hash");
+  for (const PreAggregation mode : {PreAggregation::kAlways, PreAggregation::kNever}) {
+    ServersGroupByOptions o;
+    o.algorithm = "hash";
+    o.pre_aggregation = mode;
+    const auto [all, stats] = across(w, o);
+    EXPECT_EQ(reference::compare(expected, all), "") << to_string(mode);
+    EXPECT_EQ(stats[0].pre_aggregated, mode == PreAggregation::kAlways);
+  }
+}
+
+TEST_P(ServersGroupBy, BadInputOnOneServerReachesEveryServer) {
+  // The last server's share holds the empty-slot key of SP-EGA's table.
+  std::mutex mutex;
+  int threw = 0;
+  EXPECT_THROW(group_->run([&](servers::Communicator& comm) {
+                 std::vector<std::uint32_t> k = {1, 2, 3}, v = {4, 5, 6};
+                 if (comm.rank() + 1 == comm.size()) k[1] = 0xffffffffu;
+                 const auto in = input_of("sp_ega", k.data(), v.data(), k.size(), false);
+                 ServersGroupByOptions o;
+                 try {
+                   servers_groupby(comm, in, o);
+                 } catch (const std::invalid_argument& e) {
+                   EXPECT_NE(std::string(e.what()).find("(group-by: input)"), std::string::npos) << e.what();
+                   std::lock_guard<std::mutex> lock(mutex);
+                   ++threw;
+                   throw;
+                 }
+               }),
+               std::invalid_argument);
+  EXPECT_EQ(threw, p());
+  EXPECT_FALSE(group_->failed());
+}
+
+TEST_P(ServersGroupBy, ACpuGroupByIsRefusedOnEveryServer) {
+  EXPECT_THROW(group_->run([&](servers::Communicator& comm) {
+                 std::vector<std::uint32_t> k = {1, 2}, v = {3, 4};
+                 ServersGroupByOptions o;
+                 o.algorithm = "cpu";
+                 servers_groupby(comm, input_of("cpu", k.data(), v.data(), 2, false), o);
+               }),
+               std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace hashlab::gpu_servers

@@ -1,0 +1,75 @@
+// The pre-aggregation's host side (groupby.hpp, detail): which partial aggregations it computes and
+// how the partial groups merge. No GPU needed.
+#include <gtest/gtest.h>
+
+#include "hashlab/gpu_servers/groupby.hpp"
+
+namespace hashlab::gpu_servers {
+namespace {
+
+using reference::Aggregation;
+
+TEST(ServersGroupByPartials, AMeanNeedsASumAndACountEachOnce) {
+  EXPECT_EQ(detail::base_aggregations({Aggregation::kMean}), (std::vector<Aggregation>{Aggregation::kSum, Aggregation::kCount}));
+  EXPECT_EQ(detail::base_aggregations({Aggregation::kCount, Aggregation::kSum, Aggregation::kMean, Aggregation::kMax}),
+            (std::vector<Aggregation>{Aggregation::kSum, Aggregation::kMax, Aggregation::kCount}));
+  EXPECT_EQ(detail::base_aggregations({Aggregation::kMin}), (std::vector<Aggregation>{Aggregation::kMin}));
+  EXPECT_THROW(parse_pre_aggregation("sometimes"), std::invalid_argument);
+  EXPECT_EQ(parse_pre_aggregation("always"), PreAggregation::kAlways);
+}
+
+TEST(ServersGroupByPartials, MergeAddsSumsAndCountsFoldsMinimaAndMaximaAndDividesForTheMean) {
+  // Two value columns (integer, then floating); base: sum, min, max, count.
+  const std::vector<Aggregation> base = {Aggregation::kSum, Aggregation::kMin, Aggregation::kMax, Aggregation::kCount};
+  detail::Partials p;
+  p.keys = {{7, 3, 7, 3, 9}};  // key 7 twice, 3 twice, 9 once (from different servers)
+  p.is_exact = {true, true, true, true, false, false, false, false};
+  p.exact.resize(8);
+  p.real.resize(8);
+  p.exact[0] = {10, 1, 20, 2, 5};   // sums of column 0
+  p.exact[1] = {-4, 0, 2, -9, 5};   // minima
+  p.exact[2] = {9, 1, 12, 2, 5};    // maxima
+  p.exact[3] = {2, 1, 3, 1, 1};     // counts
+  p.real[4] = {1.5, 0.5, 2.5, 1.0, 4.0};
+  p.real[5] = {0.25, 0.5, -1.0, 1.0, 4.0};
+  p.real[6] = {1.0, 0.5, 2.0, 1.0, 4.0};
+  p.real[7] = {2, 1, 3, 1, 1};
+  const auto out = detail::merge_partials(p, 2, base,
+                                          {Aggregation::kSum, Aggregation::kMin, Aggregation::kMax, Aggregation::kCount,
+                                           Aggregation::kMean});
+  ASSERT_EQ(out.keys.size(), 1u);
+  EXPECT_EQ(out.keys[0], (std::vector<std::uint32_t>{3, 7, 9}));  // sorted by key
+  ASSERT_EQ(out.aggregates.size(), 10u);
+  EXPECT_EQ(out.aggregates[0].exact, (std::vector<std::int64_t>{3, 30, 5}));   // sum
+  EXPECT_EQ(out.aggregates[1].exact, (std::vector<std::int64_t>{-9, -4, 5}));  // min
+  EXPECT_EQ(out.aggregates[2].exact, (std::vector<std::int64_t>{2, 12, 5}));   // max
+  EXPECT_EQ(out.aggregates[3].exact, (std::vector<std::int64_t>{2, 5, 1}));    // count
+  EXPECT_EQ(out.aggregates[4].real, (std::vector<double>{1.5, 6.0, 5.0}));     // mean = sum / count
+  EXPECT_EQ(out.aggregates[5].real, (std::vector<double>{1.5, 4.0, 4.0}));     // floating sum
+  EXPECT_EQ(out.aggregates[6].real, (std::vector<double>{0.5, -1.0, 4.0}));
+  EXPECT_EQ(out.aggregates[7].real, (std::vector<double>{1.0, 2.0, 4.0}));
+  EXPECT_EQ(out.aggregates[8].real, (std::vector<double>{2.0, 5.0, 1.0}));
+  EXPECT_EQ(out.aggregates[9].real, (std::vector<double>{0.75, 0.8, 4.0}));
+}
+
+TEST(ServersGroupByPartials, KeyTuplesGroupOnEveryColumnAndNoRowsGiveNoGroups) {
+  const std::vector<Aggregation> base = {Aggregation::kCount};
+  detail::Partials p;
+  p.keys = {{1, 1, 2}, {5, 6, 5}};  // (1,5), (1,6), (2,5): three groups
+  p.is_exact = {true};
+  p.exact = {{4, 1, 2}};
+  p.real.resize(1);
+  const auto out = detail::merge_partials(p, 1, base, {Aggregation::kCount});
+  EXPECT_EQ(out.groups(), 3u);
+  EXPECT_EQ(out.aggregates[0].exact, (std::vector<std::int64_t>{4, 1, 2}));
+  detail::Partials none;
+  none.keys = {{}};
+  none.is_exact = {true};
+  none.exact.resize(1);
+  none.real.resize(1);
+  EXPECT_EQ(detail::merge_partials(none, 1, base, {Aggregation::kCount}).groups(), 0u);
+  EXPECT_THROW(detail::merge_partials(none, 2, base, {Aggregation::kCount}), std::logic_error);
+}
+
+}  // namespace
+}  // namespace hashlab::gpu_servers
