@@ -1,6 +1,8 @@
 #include "hashlab/common/column_io.hpp"
 
+#include <algorithm>
 #include <charconv>
+#include <cstdio>
 #include <cstdint>
 #include <cstdlib>
 #include <cerrno>
@@ -42,29 +44,55 @@ const char* type_name() {
   else return "float64";
 }
 
-// The value of `key` in a NumPy header dict such as {'descr': '<u4', 'fortran_order': False, ...}.
+// The end of the Python literal that starts at `pos` (a string, a tuple or list, possibly
+// nested, or a bare word), or npos when it is not closed.
+std::size_t literal_end(const std::string& text, std::size_t pos) {
+  int depth = 0;
+  for (std::size_t i = pos; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\'' || c == '"') {  // a string: up to its closing quote, past escaped ones
+      for (++i; i < text.size() && text[i] != c; ++i)
+        if (text[i] == '\\') ++i;
+      if (i >= text.size()) return std::string::npos;
+      if (depth == 0) return i + 1;
+    } else if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ')' || c == ']' || c == '}') {
+      if (depth == 0) return i;  // the end of the enclosing dict: a bare word ends here
+      if (--depth == 0) return i + 1;
+    } else if (c == ',' && depth == 0) {
+      return i;
+    }
+  }
+  return depth == 0 ? text.size() : std::string::npos;
+}
+
+// The value of `key` in a NumPy header dict such as {'descr': '<u4', 'fortran_order': False, ...}:
+// a string's contents, or the literal as written (a shape, a record array's field list, a word).
+// Only the dict's own keys are looked at, not names inside a record array's field list.
 std::string header_field(const std::string& header, const std::string& key, const std::string& path) {
-  const std::string quoted = "'" + key + "'";
-  auto pos = header.find(quoted);
-  if (pos == std::string::npos) fail(path, "npy header has no '" + key + "' field");
-  pos = header.find(':', pos + quoted.size());
-  if (pos == std::string::npos) fail(path, "npy header field '" + key + "' has no value");
+  std::size_t pos = header.find('{');
+  if (pos == std::string::npos) fail(path, "npy header is not a dict");
   ++pos;
-  while (pos < header.size() && header[pos] == ' ') ++pos;
-  if (pos >= header.size()) fail(path, "npy header field '" + key + "' has no value");
-  std::size_t end;
-  if (header[pos] == '\'') {
-    end = header.find('\'', pos + 1);
-    if (end == std::string::npos) fail(path, "npy header field '" + key + "' is not closed");
-    return header.substr(pos + 1, end - pos - 1);
+  while (true) {
+    while (pos < header.size() && (header[pos] == ' ' || header[pos] == ',')) ++pos;
+    if (pos >= header.size() || header[pos] == '}') fail(path, "npy header has no '" + key + "' field");
+    const std::size_t key_end = literal_end(header, pos);
+    if (key_end == std::string::npos) fail(path, "npy header is not closed");
+    const std::string this_key = header.substr(pos, key_end - pos);
+    pos = header.find(':', key_end);
+    if (pos == std::string::npos) fail(path, "npy header field " + this_key + " has no value");
+    ++pos;
+    while (pos < header.size() && header[pos] == ' ') ++pos;
+    const std::size_t value_end = literal_end(header, pos);
+    if (value_end == std::string::npos) fail(path, "npy header field " + this_key + " is not closed");
+    if (this_key == "'" + key + "'" || this_key == "\"" + key + "\"") {
+      const std::string value = trim(header.substr(pos, value_end - pos));
+      if (value.size() >= 2 && (value.front() == '\'' || value.front() == '"')) return value.substr(1, value.size() - 2);
+      return value;
+    }
+    pos = value_end;
   }
-  if (header[pos] == '(' || header[pos] == '[') {  // a shape, or a record array's field list
-    end = header.find(header[pos] == '(' ? ')' : ']', pos);
-    if (end == std::string::npos) fail(path, "npy header field '" + key + "' is not closed");
-    return header.substr(pos, end - pos + 1);
-  }
-  end = header.find_first_of(",}", pos);
-  return trim(header.substr(pos, end - pos));
 }
 
 template <class T>
@@ -98,7 +126,7 @@ std::vector<std::string> split_fields(const std::string& line) {
 }
 
 // Reads a .npy file's magic, version and header; `in` is left at the first data byte.
-std::string read_npy_header(std::ifstream& in, const std::string& path) {
+std::string read_header_text(std::ifstream& in, const std::string& path) {
   if (!in) fail(path, "cannot open for reading");
   char magic[kMagicLength] = {};
   unsigned char version[2] = {};
@@ -157,28 +185,93 @@ const char* npy_dtype() {
   else return "<f8";
 }
 
-void write_npy_bytes(const std::string& path, const std::string& descr, std::size_t count, const void* data,
-                     std::size_t bytes) {
+namespace {
+
+// The preamble and header of a .npy file of `count` records of `descr`: format 1.0, or 3.0 when
+// the header holds non-ASCII bytes (UTF-8 field names), or 2.0 when longer than 1.0 allows.
+std::string npy_preamble(const std::string& path, const std::string& descr, std::size_t count) {
   std::string header = "{'descr': " + descr + ", 'fortran_order': False, 'shape': (" + std::to_string(count) + ",), }";
+  const bool ascii = std::all_of(header.begin(), header.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
   // Pad with spaces so that magic + version + length + header is a multiple of 64, ending in \n.
-  const std::size_t preamble = kMagicLength + 2 + 2;
+  std::size_t preamble = kMagicLength + 2 + 2;
+  unsigned char version = ascii ? 1 : 3;
+  if (ascii && preamble + header.size() + 1 > 0xffff) version = 2;
+  if (version != 1) preamble = kMagicLength + 2 + 4;
   const std::size_t total = (preamble + header.size() + 1 + 63) / 64 * 64;
   header.append(total - preamble - header.size() - 1, ' ');
   header.push_back('\n');
-  if (header.size() > 0xffff) fail(path, "npy header too long");
+  if (header.size() > 0xffffffffu) fail(path, "npy header too long");
+  std::string out(kMagic, kMagicLength);
+  out.push_back(static_cast<char>(version));
+  out.push_back('\0');
+  const std::size_t length = header.size();
+  for (std::size_t b = 0; b < (version == 1 ? 2u : 4u); ++b) out.push_back(static_cast<char>((length >> (8 * b)) & 0xff));
+  return out + header;
+}
 
+}  // namespace
+
+void write_npy_records(const std::string& path, const std::string& descr, std::size_t count,
+                       const std::function<void(std::ostream&, std::size_t, std::size_t)>& fill) {
+  const std::string preamble = npy_preamble(path, descr, count);
   std::ofstream out(path, std::ios::binary);
   if (!out) fail(path, "cannot open for writing");
-  const unsigned char version[2] = {1, 0};
-  const std::uint16_t length = static_cast<std::uint16_t>(header.size());
-  const unsigned char length_le[2] = {static_cast<unsigned char>(length & 0xff),
-                                      static_cast<unsigned char>(length >> 8)};
-  out.write(kMagic, kMagicLength);
-  out.write(reinterpret_cast<const char*>(version), 2);
-  out.write(reinterpret_cast<const char*>(length_le), 2);
-  out.write(header.data(), static_cast<std::streamsize>(header.size()));
+  out.write(preamble.data(), static_cast<std::streamsize>(preamble.size()));
+  constexpr std::size_t kPiece = std::size_t{1} << 16;
+  for (std::size_t first = 0; first < count && out; first += kPiece) fill(out, first, std::min(kPiece, count - first));
+  if (!out) fail(path, "write failed");
+}
+
+void write_npy_bytes(const std::string& path, const std::string& descr, std::size_t count, const void* data,
+                     std::size_t bytes) {
+  const std::string preamble = npy_preamble(path, descr, count);
+  std::ofstream out(path, std::ios::binary);
+  if (!out) fail(path, "cannot open for writing");
+  out.write(preamble.data(), static_cast<std::streamsize>(preamble.size()));
   out.write(static_cast<const char*>(data), static_cast<std::streamsize>(bytes));
   if (!out) fail(path, "write failed");
+}
+
+std::string npy_field_name(const std::string& name) {
+  std::string out = "'";
+  for (const char ch : name) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (ch == '\\' || ch == '\'') {
+      out += '\\';
+      out += ch;
+    } else if (c < 0x20 || c == 0x7f) {
+      char escaped[8];
+      std::snprintf(escaped, sizeof escaped, "\\x%02x", c);
+      out += escaped;
+    } else {
+      out += ch;
+    }
+  }
+  return out + "'";
+}
+
+NpyHeader read_npy_header(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  const std::string text = read_header_text(in, path);
+  NpyHeader header;
+  header.data_offset = static_cast<std::size_t>(in.tellg());
+  in.seekg(0, std::ios::end);
+  header.data_bytes = static_cast<std::size_t>(in.tellg()) - header.data_offset;
+  header.descr = header_field(text, "descr", path);
+  header.structured = !header.descr.empty() && header.descr.front() == '[';
+  header.fortran_order = header_field(text, "fortran_order", path) == "True";
+  const std::string shape = header_field(text, "shape", path);
+  if (shape.size() < 2 || shape.front() != '(') fail(path, "cannot read the array shape " + shape);
+  std::stringstream dims(shape.substr(1, shape.size() - 2));
+  for (std::string dim; std::getline(dims, dim, ',');) {
+    dim = trim(dim);
+    if (dim.empty()) continue;
+    if (dim.back() == 'L') dim.pop_back();  // Python 2 wrote long integers so
+    std::size_t count = 0;
+    if (!parse_number(dim, count)) fail(path, "cannot read the array shape " + shape);
+    header.shape.push_back(count);
+  }
+  return header;
 }
 
 template <class T>
@@ -189,18 +282,18 @@ void write_npy(const std::string& path, const std::vector<T>& values) {
 
 std::string npy_file_dtype(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  return header_dtype(read_npy_header(in, path), path);
+  return header_dtype(read_header_text(in, path), path);
 }
 
 std::size_t npy_file_rows(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  return header_rows(read_npy_header(in, path), path);
+  return header_rows(read_header_text(in, path), path);
 }
 
 template <class T>
 std::vector<T> read_npy(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  const std::string header = read_npy_header(in, path);
+  const std::string header = read_header_text(in, path);
   const std::string descr = header_dtype(header, path);
   if (descr != npy_dtype<T>())
     fail(path, std::string("holds dtype '") + descr + "', expected '" + npy_dtype<T>() + "' (" + type_name<T>() + ")");

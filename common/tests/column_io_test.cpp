@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <limits>
 #include <string>
 #include <vector>
@@ -245,6 +246,75 @@ TEST(ColumnIoErrors, TwoDimensionalArrayIsRejected) {
   const std::string why = error_of<FormatError>([&] { read_npy<std::uint32_t>(path); });
   EXPECT_TRUE(mentions(why, path));
   EXPECT_TRUE(mentions(why, "(2, 3)"));
+}
+
+// ---- headers as written, and record arrays whose names need escaping ----------------------------
+
+TEST(NpyHeader, ReadsTheDtypeShapeOrderAndWhereTheDataBegin) {
+  const std::string path = temp_path("header.npy");
+  write_raw_npy(path, "{'descr': '>i2', 'fortran_order': True, 'shape': (5,), }", 10);
+  const NpyHeader h = read_npy_header(path);
+  EXPECT_EQ(h.descr, ">i2");
+  EXPECT_FALSE(h.structured);
+  EXPECT_TRUE(h.fortran_order);
+  EXPECT_EQ(h.shape, std::vector<std::size_t>{5});
+  EXPECT_EQ(h.data_offset % 64, 0u);  // write_raw_npy pads as numpy does
+  EXPECT_EQ(h.data_bytes, 10u);
+  write_raw_npy(path, "{'descr': '<f8', 'fortran_order': False, 'shape': (), }", 8);
+  EXPECT_TRUE(read_npy_header(path).shape.empty());
+  write_raw_npy(path, "{'descr': '<u4', 'fortran_order': False, 'shape': (2, 3), }", 24);
+  EXPECT_EQ(read_npy_header(path).shape, (std::vector<std::size_t>{2, 3}));
+}
+
+// A field named 'shape' inside a record array's field list is not the dict's shape.
+TEST(NpyHeader, ReadsOnlyTheDictsOwnKeys) {
+  const std::string path = temp_path("fields.npy");
+  write_raw_npy(path, "{'descr': [('shape', '<i4'), ('descr', '<f8')], 'fortran_order': False, 'shape': (3,), }", 36);
+  const NpyHeader h = read_npy_header(path);
+  EXPECT_TRUE(h.structured);
+  EXPECT_EQ(h.descr, "[('shape', '<i4'), ('descr', '<f8')]");
+  EXPECT_EQ(h.shape, std::vector<std::size_t>{3});
+}
+
+TEST(NpyFieldName, IsAPythonStringLiteral) {
+  EXPECT_EQ(npy_field_name("sum_v"), "'sum_v'");
+  EXPECT_EQ(npy_field_name("it's"), "'it\\'s'");
+  EXPECT_EQ(npy_field_name("a\\b"), "'a\\\\b'");
+  EXPECT_EQ(npy_field_name("a\nb"), "'a\\x0ab'");
+  EXPECT_EQ(npy_field_name("prix_\xc3\xa9"), "'prix_\xc3\xa9'");  // UTF-8 as it is
+}
+
+// Non-ASCII field names need format 3.0 (a UTF-8 header); ASCII ones stay in 1.0; every header
+// ends in a newline at a multiple of 64 bytes.
+TEST(NpyWrite, PicksTheFormatVersionTheHeaderNeeds) {
+  const std::string ascii = temp_path("ascii.npy"), utf8 = temp_path("utf8.npy");
+  const std::uint32_t data[2] = {7, 8};
+  write_npy_bytes(ascii, "[('k', '<u4')]", 2, data, sizeof data);
+  write_npy_bytes(utf8, "[(" + npy_field_name("cl\xc3\xa9") + ", '<u4')]", 2, data, sizeof data);
+  for (const auto& [path, version] : {std::pair<std::string, int>{ascii, 1}, {utf8, 3}}) {
+    std::ifstream in(path, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    ASSERT_GT(bytes.size(), 8u);
+    EXPECT_EQ(static_cast<int>(bytes[6]), version) << path;
+    const NpyHeader h = read_npy_header(path);
+    EXPECT_EQ(h.data_offset % 64, 0u) << path;
+    EXPECT_EQ(bytes[h.data_offset - 1], '\n') << path;
+    EXPECT_EQ(h.data_bytes, sizeof data) << path;
+  }
+  EXPECT_NE(read_npy_header(utf8).descr.find("cl\xc3\xa9"), std::string::npos);
+}
+
+TEST(NpyWrite, RecordsInPiecesEqualTheRecordsInOne) {
+  const std::string whole = temp_path("whole.npy"), pieces = temp_path("pieces.npy");
+  std::vector<std::uint32_t> values(200000);
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<std::uint32_t>(i * 2654435761u);
+  write_npy_bytes(whole, "'<u4'", values.size(), values.data(), values.size() * 4);
+  write_npy_records(pieces, "'<u4'", values.size(), [&](std::ostream& out, std::size_t first, std::size_t count) {
+    out.write(reinterpret_cast<const char*>(values.data() + first), static_cast<std::streamsize>(count * 4));
+  });
+  EXPECT_EQ(read_npy<std::uint32_t>(pieces), values);
+  std::ifstream a(whole, std::ios::binary), b(pieces, std::ios::binary);
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(a), {}), std::string(std::istreambuf_iterator<char>(b), {}));
 }
 
 TEST(ColumnIoErrors, EmptyCsvFileIsRejected) {

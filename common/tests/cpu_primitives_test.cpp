@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <type_traits>
 #include <cstdint>
@@ -32,6 +33,30 @@ TEST(HostMemory, ZeroedVectorIsAValueInitialisedVectorOfEverySize) {
   const auto large = cpu::zeroed_vector<std::uint32_t>(n);
   ASSERT_EQ(large.size(), n);
   EXPECT_EQ(std::count(large.begin(), large.end(), 0u), static_cast<std::ptrdiff_t>(n));
+}
+
+// The free host memory is read from the kernel; HASHLAB_HOST_MEMORY_LIMIT lowers it, and a need
+// above it is refused with both figures.
+TEST(HostMemory, AvailableMemoryHonoursTheLimitAndTheCheckNamesBothFigures) {
+  std::string how;
+  const std::size_t available = cpu::host_memory_available(&how);
+  ASSERT_GT(available, 0u);
+  ::setenv("HASHLAB_HOST_MEMORY_LIMIT", "1MiB", 1);
+  EXPECT_EQ(cpu::host_memory_available(&how), std::min<std::size_t>(available, 1u << 20));
+  EXPECT_EQ(how, "HASHLAB_HOST_MEMORY_LIMIT");
+  EXPECT_NO_THROW(cpu::require_host_memory(1000, "a small read"));
+  try {
+    cpu::require_host_memory(std::size_t{3} << 20, "reading k.npy");
+    ADD_FAILURE() << "3 MiB fit in 1 MiB";
+  } catch (const OutOfHostMemory& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("reading k.npy needs about 3.00 MiB of host memory; 1.00 MiB available"), std::string::npos)
+        << what;
+  }
+  ::setenv("HASHLAB_HOST_MEMORY_LIMIT", "lots", 1);
+  EXPECT_THROW(cpu::host_memory_available(), std::invalid_argument);
+  ::unsetenv("HASHLAB_HOST_MEMORY_LIMIT");
+  EXPECT_GT(cpu::host_memory_available(), std::size_t{1} << 20);
 }
 
 TEST(HostMemory, PopulatingPagesKeepsWhatTheyHold) {

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
+#include <ostream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -23,11 +25,35 @@ const char* npy_dtype();
 template <class T>
 void write_npy(const std::string& path, const std::vector<T>& values);
 
-/// Writes a .npy file (version 1.0) of `count` elements of dtype `descr`, given as it appears in
-/// the header: "'<u4'" for a column, "[('k', '<u4'), ('sum', '<i8')]" for a record array whose
-/// records are `data` (packed, little endian).
+/// Writes a .npy file of `count` elements of dtype `descr`, given as it appears in the header:
+/// "'<u4'" for a column, "[('k', '<u4'), ('sum', '<i8')]" for a record array whose records are
+/// `data` (packed, little endian). Format version 1.0; 3.0 (a UTF-8 header) when the header holds
+/// non-ASCII field names, 2.0 when it is longer than 65535 bytes.
 void write_npy_bytes(const std::string& path, const std::string& descr, std::size_t count, const void* data,
                      std::size_t bytes);
+
+/// The same, the data given by `fill(out, first, count)`, which writes records [first, first +
+/// count) to the stream, in pieces (a large table need not be held twice in memory).
+void write_npy_records(const std::string& path, const std::string& descr, std::size_t count,
+                       const std::function<void(std::ostream&, std::size_t, std::size_t)>& fill);
+
+/// A record array's field name as the .npy header holds it: a Python string literal in single
+/// quotes ('it\'s', 'a\nb'), non-ASCII characters as they are (UTF-8, format version 3.0).
+std::string npy_field_name(const std::string& name);
+
+/// A .npy file's header, as written.
+struct NpyHeader {
+  std::string descr;              // "<u4", "|b1", ">f8", "|O", "<M8[D]", ...; a record array's field list
+  bool structured = false;        // descr is a field list "[('a', '<i4'), ...]"
+  std::vector<std::size_t> shape;  // () for a single value
+  bool fortran_order = false;
+  std::size_t data_offset = 0;    // where the data begin
+  std::size_t data_bytes = 0;     // the bytes after the header
+};
+
+/// Reads the header of a .npy file (format versions 1.0, 2.0 and 3.0). Throws FormatError when
+/// the file is missing, not a .npy file, or its header cannot be read.
+NpyHeader read_npy_header(const std::string& path);
 
 /// The dtype string of a .npy file's header, little-endian form ("<u4", "<f8", "|u1", ...).
 /// Throws FormatError when the file is not a .npy file.

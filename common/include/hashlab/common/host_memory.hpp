@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <vector>
 
 namespace hashlab::cpu {
@@ -28,5 +29,17 @@ std::vector<T> zeroed_vector(std::size_t n) {
   out.resize(n);
   return out;
 }
+
+/// The host memory this process can still take, in bytes: the kernel's MemAvailable
+/// (/proc/meminfo), less where the process's memory cgroup (v2 memory.max, v1
+/// memory.limit_in_bytes, of it and of every cgroup above it) leaves less, and at most
+/// $HASHLAB_HOST_MEMORY_LIMIT when that is set (a size such as 4GiB: plan for a smaller machine).
+/// `how` (optional) says where the figure came from. SIZE_MAX when nothing can be read.
+std::size_t host_memory_available(std::string* how = nullptr);
+
+/// Throws OutOfHostMemory ("<what> needs about 12.0 GiB of host memory; 7.5 GiB available
+/// (MemAvailable)") unless `bytes` fit in host_memory_available(): checked before a large read
+/// or generation, so that it ends with a message rather than the kernel's out-of-memory kill.
+void require_host_memory(std::size_t bytes, const std::string& what);
 
 }  // namespace hashlab::cpu
