@@ -47,9 +47,12 @@ void check_table(const GroupByEntry& entry, const GroupByInput& input) {
                                     : "up to " + std::to_string(entry.max_key_columns) + " key columns") +
         "; " + std::to_string(input.keys.size()) + " key columns given (rapids takes up to " +
         std::to_string(rapids::kMaxKeyColumns) + ", cpu_stl any number)");
-  // Exact integer sums must fit 64 bits: the sum of |v| over all rows bounds every group's sum.
+  // Exact integer sums (a sum, or a mean's) must fit 64 bits: the sum of |v| over all rows bounds
+  // every group's sum. min, max and count need no sum.
+  const bool sums = std::any_of(input.aggregations.begin(), input.aggregations.end(),
+                                [](Aggregation a) { return a == Aggregation::kSum || a == Aggregation::kMean; });
   for (const auto& v : input.values) {
-    if (v.host == nullptr || detail::is_real(v)) continue;
+    if (!sums || v.host == nullptr || detail::is_real(v)) continue;
     const auto values = detail::host_as<std::int64_t>(v, "", nullptr);
     long double total = 0;
     for (std::int64_t x : values) total += x < 0 ? -static_cast<long double>(x) : static_cast<long double>(x);

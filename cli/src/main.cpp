@@ -1,9 +1,11 @@
 // The `hashlab` command line: list, run, probe, demo, gen, and the own-data commands groupby,
-// join and table (owndata/). Every usage error is one line on
-// stderr and exit status 2; a failed verification or a runtime error gives exit status 1.
+// join and table (owndata/). One exit status convention for every command (common/exit_status.hpp):
+// 0 done; 1 a failed verification, point or run, or a runtime error; 2 a usage or input error (one
+// line on stderr); 3 this machine cannot run it (no GPU, too little host or device memory).
 #include <boost/program_options.hpp>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -16,7 +18,9 @@
 
 #include "hashlab/common/column_io.hpp"
 #include "hashlab/common/device.hpp"
+#include "hashlab/common/exit_status.hpp"
 #include "hashlab/common/generator.hpp"
+#include "hashlab/common/host_memory.hpp"
 #include "hashlab/common/memory.hpp"
 #include "hashlab/harness/estimates.hpp"
 #include "hashlab/harness/experiment.hpp"
@@ -31,9 +35,6 @@ using namespace hashlab;
 using namespace hashlab::harness;
 
 namespace {
-
-constexpr int kExitFailed = 1;
-constexpr int kExitUsage = 2;
 
 /// A usage error: reported as one line, exit status 2.
 struct UsageError : std::runtime_error {
@@ -63,6 +64,15 @@ std::string join(const std::vector<std::string>& items, const std::string& sep) 
   std::string out;
   for (std::size_t i = 0; i < items.size(); ++i) out += (i ? sep : "") + items[i];
   return out;
+}
+
+/// A seed: a decimal integer from 0 to 2^64 - 1 (program_options would wrap "-1" around).
+std::uint64_t parse_seed(const std::string& text) {
+  std::uint64_t seed = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), seed);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size())
+    throw UsageError("--seed " + text + ": a whole number from 0 to 18446744073709551615");
+  return seed;
 }
 
 void require_paper(const std::string& paper) {
@@ -219,13 +229,14 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
   auto& registry = Registry::instance();
   po::options_description options("hashlab run <paper>|all [<experiment>...] [options]");
   std::vector<std::string> sizes;
+  std::string seed_text;
   RunOptions run;
   options.add_options()
       ("help,h", "this help")
       ("quick", "the quick profile: fewer sizes and repetitions, same figure shapes (default)")
       ("full", "the papers' own sizes")
       ("n", po::value<std::vector<std::string>>(&sizes)->multitoken(), "sizes to run instead of the profile's (e.g. 1M 32Mi)")
-      ("seed", po::value<std::uint64_t>(&run.seed)->default_value(42), "seed of the data generator")
+      ("seed", po::value<std::string>(&seed_text)->default_value("42"), "seed of the data generator")
       ("out", po::value<std::string>(&run.out_dir)->default_value("results"), "output directory")
       ("reps", po::value<int>(&run.repetitions)->default_value(0), "timed repetitions per point (0: 5 quick, 10 full, or 3 and 5 for a run of 250 ms or more)")
       ("warmup", po::value<int>(&run.warmups)->default_value(1), "untimed warm-up runs per point")
@@ -249,6 +260,7 @@ int cmd_run(const std::vector<std::string>& args, const std::string& command_lin
     return 0;
   }
   if (vm.count("quick") && vm.count("full")) throw UsageError("--quick and --full exclude each other");
+  run.seed = parse_seed(seed_text);
   run.profile = vm.count("full") ? Profile::kFull : Profile::kQuick;
   run.resume = vm.count("resume") > 0;
   if (run.repetitions < 0)
@@ -350,10 +362,7 @@ int cmd_probe(const std::vector<std::string>& args) {
     return 0;
   }
   std::string why;
-  if (!gpu_available(&why)) {
-    std::cerr << "hashlab: probe needs a CUDA GPU (" << why << ")\n";
-    return kExitFailed;
-  }
+  if (!gpu_available(&why)) throw MachineLimit("probe needs a CUDA GPU (" + why + ")");
   std::cout << "probing " << device_label() << " ...\n";
   const DeviceLimits limits = probe_device();
   const std::string path = (std::filesystem::path(out_dir) / "device.json").string();
@@ -397,10 +406,9 @@ int show_recorded_demo(const std::string& paper, const std::string& why) {
               << in.rdbuf();
     return 0;
   }
-  std::cerr << "hashlab: the " << paper << " demo needs a CUDA GPU (" << why
-            << "), and no recorded trace was found (results/reference/<gpu>/logs/ under the working directory, "
-               "$HASHLAB_REFERENCE_DIR, or <prefix>/share/hashlab/reference of an installed hashlab)\n";
-  return kExitFailed;
+  throw MachineLimit("the " + paper + " demo needs a CUDA GPU (" + why +
+                     "), and no recorded trace was found (results/reference/<gpu>/logs/ under the working directory, "
+                     "$HASHLAB_REFERENCE_DIR, or <prefix>/share/hashlab/reference of an installed hashlab)");
 }
 
 int cmd_demo(const std::vector<std::string>& args) {
@@ -430,7 +438,7 @@ int cmd_demo(const std::vector<std::string>& args) {
 
 int cmd_gen(const std::vector<std::string>& args) {
   po::options_description options("hashlab gen --dist D --n N --out FILE [options]");
-  std::string dist, n_text, out, distinct_text, domain_text;
+  std::string dist, n_text, out, distinct_text, domain_text, seed_text = "42";
   double multiplicity = 0, zipf = 1.0;
   std::uint64_t seed = 42;
   options.add_options()("help,h", "this help")
@@ -440,7 +448,7 @@ int cmd_gen(const std::vector<std::string>& args) {
       ("multiplicity", po::value<double>(&multiplicity), "uniform: average rows per key (instead of --distinct)")
       ("zipf", po::value<double>(&zipf), "zipf: exponent s (default 1)")
       ("domain", po::value<std::string>(&domain_text), "keys lie in [0, domain) (default 2^32 - 1)")
-      ("seed", po::value<std::uint64_t>(&seed), "seed (default 42)")
+      ("seed", po::value<std::string>(&seed_text), "seed (default 42)")
       ("out", po::value<std::string>(&out)->required(), "output file, .npy or .csv");
   // gen takes no positional arguments: a stray word is an error that names it.
   po::options_description hidden;
@@ -511,6 +519,18 @@ int cmd_gen(const std::vector<std::string>& args) {
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }
+  seed = parse_seed(seed_text);
+  try {
+    owndata::check_output_path(out);
+  } catch (const owndata::InputError& e) {
+    throw UsageError(e.what());
+  }
+  // The keys, and the random words they are drawn from (uniform, zipf: as many as rows), and
+  // zipf's table of distinct keys.
+  const bool drawn = spec.distribution == gen::KeyDistribution::kUniform || spec.distribution == gen::KeyDistribution::kZipf;
+  const long double need = 4.0L * n + (drawn ? 4.0L * n : 0) +
+                           (spec.distribution == gen::KeyDistribution::kZipf ? 8.0L * spec.distinct : 0);
+  cpu::require_host_memory(need >= 1.8e19L ? SIZE_MAX : static_cast<std::size_t>(need), "gen --n " + n_text);
   const auto keys = gen::generate_keys_host(spec, seed, n);
   io::write_column(out, "key", keys);
   std::cout << "wrote " << n << " keys (" << spec.describe() << ", seed " << seed << ") to " << out << "\n";
@@ -550,6 +570,18 @@ int main(int argc, char** argv) {
   } catch (const UsageError& e) {
     std::cerr << "hashlab: error: " << e.what() << "\nTry 'hashlab --help'.\n";
     return kExitUsage;
+  } catch (const MachineLimit& e) {
+    std::cerr << "hashlab: error: " << e.what() << "\n";
+    return kExitMachine;
+  } catch (const OutOfHostMemory& e) {
+    std::cerr << "hashlab: error: " << e.what() << "\n";
+    return kExitMachine;
+  } catch (const OutOfDeviceMemory& e) {
+    std::cerr << "hashlab: error: " << e.what() << "\n";
+    return kExitMachine;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "hashlab: error: a host allocation failed: the data does not fit this machine's memory\n";
+    return kExitMachine;
   } catch (const std::exception& e) {
     std::cerr << "hashlab: error: " << e.what() << "\n";
     return kExitFailed;

@@ -6,6 +6,7 @@
 #include <boost/program_options.hpp>
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <functional>
 #include <iostream>
@@ -14,6 +15,8 @@
 
 #include "hashlab/catalogue/catalogue.hpp"
 #include "hashlab/common/device.hpp"
+#include "hashlab/common/exit_status.hpp"
+#include "hashlab/common/host_memory.hpp"
 #include "hashlab/common/memory.hpp"
 #include "hashlab/cuckoo/cuckoo_table.hpp"
 #include "hashlab/harness/timing.hpp"
@@ -23,8 +26,6 @@ namespace po = boost::program_options;
 
 namespace hashlab::owndata {
 namespace {
-
-constexpr int kExitFailed = 1;
 
 /// Options every command takes.
 struct Common {
@@ -84,10 +85,81 @@ void print_help(const po::options_description& options, const Entry* entry) {
   std::cout << "See README.md, \"Your own data\".\n";
 }
 
-void check_common(const Common& c) {
-  if (!c.out.empty()) check_output_path(c.out);
+/// The options, the input files' existence and the output (never one of the inputs), checked
+/// before anything is read.
+void check_common(const Common& c, const std::vector<std::string>& sources) {
   if (c.reps < 1) throw InputError("--reps " + std::to_string(c.reps) + ": at least 1");
   if (c.warmup < 0) throw InputError("--warmup " + std::to_string(c.warmup) + ": at least 0");
+  for (const auto& s : sources) check_source(s);
+  if (!c.out.empty()) check_output_path(c.out, sources);
+}
+
+/// Refuses a source named twice in one list (--keys k.npy k.npy).
+void refuse_repeats(const std::vector<std::string>& sources, const char* option) {
+  for (std::size_t i = 0; i < sources.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (sources[i] == sources[j]) throw InputError(std::string(option) + " names " + sources[i] + " twice");
+}
+
+/// The host memory the command needs before it reads its columns: what the reader takes of each
+/// column, plus `rows` times `bytes_per_row` for what the algorithm and --verify copy. Throws
+/// OutOfHostMemory (exit status 3) with both figures when it does not fit.
+void check_host_memory(const std::vector<std::string>& key_sources, const std::vector<std::string>& value_sources,
+                       std::size_t bytes_per_row, const std::string& what) {
+  std::size_t columns = 0, rows = 0;
+  for (const auto& s : key_sources) {
+    columns += bytes_to_read(s, true);
+    rows = std::max(rows, estimated_rows(s));
+  }
+  for (const auto& s : value_sources) {
+    columns += bytes_to_read(s, false);
+    rows = std::max(rows, estimated_rows(s));
+  }
+  cpu::require_host_memory(columns + rows * bytes_per_row, what + " (" + std::to_string(rows) + " rows)");
+}
+
+// ---- what a command takes of the host's memory, per row, beyond its columns as read ----------
+// From the code, and checked against the peak resident memory of the CPU algorithms at 8M rows
+// (/usr/bin/time -v: a group-by of 1000 groups took its columns and 1 byte a row more; --verify
+// 28 more with one aggregation, 92 with five). The groups' own arrays come on top: they depend on
+// the number of groups, which only the run finds (5M groups of 8M rows took 28 bytes a row more).
+
+std::size_t groupby_host_bytes_per_row(const std::string& algo, std::size_t key_columns, std::size_t value_columns,
+                                       std::size_t aggs, bool verify) {
+  std::size_t bytes = 0;
+  // The keys side by side, the value matrix (a column per aggregation), the values as int32.
+  if (algo == "rapids") bytes = 4 * key_columns + 4 * value_columns + 8 * value_columns * aggs;
+  else if (algo == "mp_ega") bytes = 4 * value_columns + 28;  // and the pinned tiles, merged rows, groups
+  else if (algo == "cpu_stl") bytes = 4 * key_columns + 8 * aggs;  // a copy of the keys and the values per aggregation
+  else if (algo != "cpu") bytes = 4 * value_columns;  // the values as uint32
+  // --verify: the reference copies the keys and, one value column at a time, its values per
+  // aggregation, and sorts them above 2^20 rows.
+  if (verify) bytes += 4 * key_columns + 16 * aggs + 8;
+  return bytes;
+}
+
+std::size_t join_host_bytes_per_row(const std::string& algo, bool r_row_numbers, bool s_row_numbers, bool verify) {
+  std::size_t bytes = 4 * (r_row_numbers + s_row_numbers);
+  bytes += algo == "cpu_join" ? 28 : 0;  // the CPU join's partitions (25 bytes a row at 8M x 8M)
+  if (verify) bytes += 8;
+  return bytes;
+}
+
+std::size_t table_host_bytes_per_row(bool row_numbers, bool verify) {
+  return 4 * row_numbers + 8 + (verify ? 16 : 0);  // the answers (count, value), the reference's
+}
+
+/// A join's output names: key, R's value, S's value; prefixed r_ and s_ when R's and S's are alike
+/// or one is "key".
+std::vector<std::string> join_output_names(const KeyColumn& r_values, const KeyColumn& s_values) {
+  std::string r = r_values.name, s = s_values.name;
+  if (r == s || r == "key" || s == "key") {
+    r = "r_" + r;
+    s = "s_" + s;
+  }
+  std::vector<std::string> names = {"key", r, s};
+  check_output_names(names, {"", "R's values, " + r_values.source, "S's values, " + s_values.source});
+  return names;
 }
 
 /// The entry's options from --option NAME=VALUE, and from the command's own flags (`flags`: flag
@@ -103,6 +175,24 @@ catalogue::Options entry_options(const Common& common, const po::variables_map& 
     options[text.substr(0, eq)] = text.substr(eq + 1);
   }
   return options;
+}
+
+/// Refuses, before anything is read, an option the entry does not take, by the flag the user gave
+/// (`flags`: flag name -> option name) or by its name (--option NAME=VALUE).
+template <class Entry>
+void refuse_options_not_taken(const Entry& entry, const catalogue::Options& given,
+                              const std::vector<std::pair<const char*, const char*>>& flags) {
+  std::string takes;
+  for (const auto& o : entry.options) takes += (takes.empty() ? "" : ", ") + o.name;
+  for (const auto& [name, value] : given) {
+    const bool taken = std::any_of(entry.options.begin(), entry.options.end(), [&](const auto& o) { return o.name == name; });
+    if (taken) continue;
+    std::string as = "--option " + name;
+    for (const auto& [flag, option] : flags)
+      if (name == option) as = std::string("--") + flag;
+    throw InputError(as + " does not apply to --algo " + entry.name + " (" +
+                     (takes.empty() ? std::string("it takes no option") : "it takes: " + takes) + ")");
+  }
 }
 
 /// The entry called `name` (find: the catalogue's lookup); an unknown name is the user's error.
@@ -127,7 +217,8 @@ void check_input(Check&& check) {
 
 void require_gpu(const std::string& algo) {
   std::string why;
-  if (!gpu_available(&why)) throw InputError("--algo " + algo + " needs a CUDA GPU (" + why + ")");
+  if (!gpu_available(&why))
+    throw MachineLimit("--algo " + algo + " needs a CUDA GPU (" + why + "); the CPU algorithms run without one");
 }
 
 /// The command's stream: a Stream with a GPU, the null stream without one (the CPU algorithms
@@ -159,7 +250,7 @@ int report_verify(const std::string& problem, std::size_t count, const char* wha
     return 0;
   }
   std::cout << "verify: FAILED: " << problem << "\n";
-  return kExitFailed;
+  return hashlab::kExitFailed;
 }
 
 std::string format_ms(double ms) {
@@ -189,19 +280,26 @@ void print_statistics(const catalogue::Statistics& s, const std::vector<std::str
   for (const auto& w : warnings) std::cout << "warning: " << w << "\n";
 }
 
-/// The comma-separated list of --agg, in order.
+/// The comma-separated list of --agg, in order; each aggregation once.
 std::vector<catalogue::Aggregation> parse_aggs(const std::string& text) {
   std::vector<catalogue::Aggregation> aggs;
-  std::stringstream in(text);
-  std::string item;
-  while (std::getline(in, item, ',')) {
+  std::vector<std::string> names;
+  std::size_t start = 0;
+  while (true) {
+    const auto comma = text.find(',', start);
+    const std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (item.empty()) throw InputError("--agg '" + text + "': an empty name between commas (e.g. --agg sum,count)");
     try {
       aggs.push_back(reference::parse_aggregation(item));
     } catch (const std::invalid_argument& e) {
       throw InputError(std::string("--agg: ") + e.what());
     }
+    if (std::find(names.begin(), names.end(), item) != names.end())
+      throw InputError("--agg '" + text + "' names " + item + " twice (each output column once)");
+    names.push_back(item);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
   }
-  if (aggs.empty()) throw InputError("--agg: no aggregation named");
   return aggs;
 }
 
@@ -212,7 +310,7 @@ int guarded(const std::function<int()>& body, const std::string& hint) {
   try {
     return body();
   } catch (const OutOfDeviceMemory& e) {
-    throw InputError(std::string(e.what()) + "; the data does not fit this GPU's free memory" + hint);
+    throw MachineLimit(std::string(e.what()) + "; the data does not fit this GPU's free memory" + hint);
   } catch (const std::invalid_argument& e) {
     throw InputError(e.what());
   }
@@ -285,21 +383,43 @@ int groupby_command(const std::vector<std::string>& args) {
     print_help(options, entry);
     return 0;
   }
-  check_common(common);
+  // Options first (nothing read yet), then the files' existence, the output, the host memory;
+  // then the columns, and what the algorithm takes of them.
   const catalogue::Options algo_options =
       entry_options(common, *vm,
                     {{"sampling", "sampling"}, {"table-factor", "table_factor"}, {"hash-load", "load"},
                      {"gpu-memory-budget", "gpu_memory_budget"}, {"streams", "streams"}, {"threads", "threads"}});
+  refuse_options_not_taken(*entry, algo_options,
+                           {{"sampling", "sampling"}, {"table-factor", "table_factor"}, {"hash-load", "load"},
+                            {"gpu-memory-budget", "gpu_memory_budget"}, {"streams", "streams"}, {"threads", "threads"}});
+  const auto aggregations = parse_aggs(aggs_text);
+  refuse_repeats(key_files, "--keys");
+  refuse_repeats(value_files, "--values");
+  std::vector<std::string> sources = key_files;
+  sources.insert(sources.end(), value_files.begin(), value_files.end());
+  check_common(common, sources);
+  check_host_memory(key_files, value_files,
+                    groupby_host_bytes_per_row(entry->name, key_files.size(), value_files.size(), aggregations.size(),
+                                               common.verify),
+                    "reading the columns and --algo " + entry->name + (common.verify ? " with --verify" : ""));
   std::vector<KeyColumn> keys;
   std::vector<ValueColumn> values;
-  ColumnReader reader;  // a CSV named by several FILE.csv:COLUMN sources is parsed once
+  ColumnReader reader(sources);  // a CSV named by several FILE.csv:COLUMN sources is parsed once
   for (const auto& f : key_files) keys.push_back(reader.key_column(f));
   for (const auto& f : value_files) values.push_back(reader.value_column(f));
   catalogue::GroupByInput input;
   for (const auto& k : keys) input.keys.push_back(to_column(k));
   for (const auto& v : values) input.values.push_back(to_column(v));
-  input.aggregations = parse_aggs(aggs_text);
+  input.aggregations = aggregations;
   check_input([&] { entry->check(input, algo_options); });
+  // The output's names, refused before the run when two would be alike (numpy cannot read a record
+  // array with a repeated field name), each named with the file it comes from.
+  const auto names = catalogue::output_names(input);
+  std::vector<std::string> origin;
+  for (const auto& k : keys) origin.push_back("key column " + k.source);
+  for (const auto& v : values)
+    for (auto a : aggregations) origin.push_back(std::string(reference::to_string(a)) + " of " + v.source);
+  check_output_names(names, origin);
   if (entry->needs_gpu) require_gpu(algo_name);
 
   return guarded([&] {
@@ -313,7 +433,6 @@ int groupby_command(const std::vector<std::string>& args) {
     print_time("time", t, entry->clock);
     print_statistics(g->statistics(stream.get(), false), g->warnings());
     const reference::GroupByResult got = g->result(stream.get());
-    const auto names = catalogue::output_names(input);
     // Above 2^20 rows the reference's answer is computed by sorting on all cores (equal to the
     // single-threaded reference bit for bit, which takes minutes at 10^8 rows).
     int status = 0;
@@ -357,16 +476,24 @@ int join_command(const std::vector<std::string>& args) {
     print_help(options, entry);
     return 0;
   }
-  check_common(common);
   const catalogue::Options algo_options = entry_options(common, *vm, {});
-  ColumnReader reader;
+  refuse_options_not_taken(*entry, algo_options, {});
+  std::vector<std::string> sources = {rk, sk};
+  for (const auto& v : {rv, sv})
+    if (!v.empty()) sources.push_back(v);
+  check_common(common, sources);
+  // Keys and values are read as 4-byte columns; row numbers (no --r-values) take as much.
+  check_host_memory({rk, sk}, {}, join_host_bytes_per_row(entry->name, rv.empty(), sv.empty(), common.verify),
+                    "reading the tables and --algo " + entry->name + (common.verify ? " with --verify" : ""));
+  ColumnReader reader(sources);
   const auto values_of = [&reader](const KeyColumn& keys, const std::string& file, const char* row_name) {
-    return file.empty() ? row_numbers(keys.data.size(), row_name) : reader.key_column(file);
+    return file.empty() ? row_numbers(keys.data.size(), row_name) : reader.uint32_column(file, "values");
   };
   const KeyColumn r_keys = reader.key_column(rk), s_keys = reader.key_column(sk);
   const KeyColumn r_values = values_of(r_keys, rv, "r_row"), s_values = values_of(s_keys, sv, "s_row");
   const catalogue::JoinInput input{to_column(r_keys), to_column(r_values), to_column(s_keys), to_column(s_values)};
   check_input([&] { entry->check(input, algo_options); });
+  const std::vector<std::string> names = join_output_names(r_values, s_values);
   if (entry->needs_gpu) require_gpu(algo_name);
   return guarded([&] {
     CommandStream stream(entry->needs_gpu);
@@ -386,19 +513,14 @@ int join_command(const std::vector<std::string>& args) {
       status = report_verify(catalogue::compare_rows(expected, rows), rows.size(), "rows", how);
     }
     if (!common.out.empty()) {
-      std::string r_name = r_values.name, s_name = s_values.name;
-      if (r_name == s_name) {
-        r_name = "r_" + r_name;
-        s_name = "s_" + s_name;
-      }
       std::vector<std::uint32_t> key, value1, value2;
       for (const auto& r : rows) {
         key.push_back(r.key);
         value1.push_back(r.value1);
         value2.push_back(r.value2);
       }
-      write_table(common.out, {uint32_column("key", std::move(key)), uint32_column(r_name, std::move(value1)),
-                               uint32_column(s_name, std::move(value2))});
+      write_table(common.out, {uint32_column(names[0], std::move(key)), uint32_column(names[1], std::move(value1)),
+                               uint32_column(names[2], std::move(value2))});
       std::cout << "wrote " << rows.size() << " rows to " << common.out << "\n";
     }
     return status;
@@ -432,12 +554,18 @@ int table_command(const std::vector<std::string>& args) {
     print_help(options, entry);
     return 0;
   }
-  check_common(common);
   catalogue::Options algo_options = entry_options(common, *vm, {{"load", "load"}, {"cuckoo-functions", "functions"}});
+  refuse_options_not_taken(*entry, algo_options, {{"load", "load"}, {"cuckoo-functions", "functions"}});
   if (algo_options.count("load") && algo_options["load"] == "0") algo_options.erase("load");  // 0: the default
-  ColumnReader reader;
+  std::vector<std::string> sources = {build, probe};
+  if (!values_file.empty()) sources.push_back(values_file);
+  check_common(common, sources);
+  check_host_memory({build, probe}, {}, table_host_bytes_per_row(values_file.empty(), common.verify),
+                    "reading the columns and --algo " + entry->name + (common.verify ? " with --verify" : ""));
+  ColumnReader reader(sources);
   const KeyColumn keys = reader.key_column(build);
-  const KeyColumn values = values_file.empty() ? row_numbers(keys.data.size(), "row") : reader.key_column(values_file);
+  const KeyColumn values =
+      values_file.empty() ? row_numbers(keys.data.size(), "row") : reader.uint32_column(values_file, "values");
   const KeyColumn queries = reader.key_column(probe);
   const catalogue::TableInput input{to_column(keys), to_column(values), to_column(queries)};
   check_input([&] { entry->check(input, algo_options); });
@@ -455,7 +583,7 @@ int table_command(const std::vector<std::string>& args) {
     } catch (const cuckoo::BuildFailure& e) {
       // An outcome, not a crash: at this load the chapter's construction gives up.
       std::cout << "build: failed: " << e.what() << " (a lower --load or more --cuckoo-functions builds it)\n";
-      return kExitFailed;
+      return hashlab::kExitFailed;
     }
     const auto probe_time = harness::time_gpu(plan, stream.get(), [&](cudaStream_t s) { t->probe(s); });
     print_time("build", build_time, harness::Clock::kDevice);

@@ -208,7 +208,11 @@ class OwnData(unittest.TestCase):
         self.assert_error(g + ["cpu", "--keys", p("missing.npy"), "--values", p("vi.npy")], "missing.npy")
         # beyond the algorithm's limits: key columns, and repeated keys where they must be unique
         self.assert_error(g + ["cpu", "--keys", p("k.npy"), p("k2.npy"), "--values", p("vi.npy")], "one 32-bit key column")
-        self.assert_error(g + ["rapids", "--keys", *[p("k.npy")] * 9, "--values", p("vi.npy")], "9 key columns")
+        nine = [p(f"k{i}.npy") for i in range(9)]
+        for f in nine:
+            np.save(f, self.k)
+        self.assert_error(g + ["rapids", "--keys", *nine, "--values", p("vi.npy")], "9 key columns")
+        self.assert_error(g + ["rapids", "--keys", p("k.npy"), p("k.npy"), "--values", p("vi.npy")], "k.npy twice")
         self.assert_error(["join", "--algo", "cpu", "--r-keys", p("dup.npy"), "--s-keys", p("sk.npy")], "dup.npy",
                           "unique")
         self.assert_error(["table", "--algo", "cuckoo", "--build", p("dup.npy"), "--probe", p("sk.npy")], "dup.npy")
