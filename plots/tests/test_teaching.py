@@ -1,8 +1,9 @@
 """docs/teaching.md is a course a teacher can use without us: every exercise is marked [CPU] or
 [GPU] truthfully, gives its prerequisites, a time estimate, the command that runs it and the
-command that checks it; docs/teaching_answers.md answers every exercise and names its sources;
-every `build/hashlab ...` command in the course exists and parses, and every claim a check command
-greps the verdict engine's output for exists.
+command that checks it; docs/teaching_answers.md answers every exercise and names its sources, and
+its numbers are the committed reference run's (scripts/teaching_answers.py writes them from the
+template docs/teaching_answers.md.in); every `build/hashlab ...` command in the course exists and
+parses, and every claim a check command greps the verdict engine's output for exists.
 
     python3 -m unittest plots/tests/test_teaching.py
 
@@ -266,6 +267,30 @@ class Commands(unittest.TestCase):
                 self.assertEqual(r.returncode, 0, r.stderr.strip() or r.stdout[-500:])
                 if args[0] == "demo":
                     self.assertIn(args[1], self.papers, f"hashlab list has no paper {args[1]!r}")
+
+
+class AnswersFromTheReference(unittest.TestCase):
+    """The answers' numbers are generated from the reference run, not typed (issue 29)."""
+
+    def test_the_committed_answers_are_what_the_template_and_the_reference_give(self):
+        r = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "teaching_answers.py"), "--check"],
+                           cwd=ROOT, capture_output=True, text=True, timeout=300)
+        self.assertEqual(r.returncode, 0, (r.stdout[-4000:] + r.stderr).strip())
+
+    def test_a_changed_reference_number_changes_the_answers(self):
+        sys.path.insert(0, os.path.join(ROOT, "scripts"))
+        import teaching_answers as ta
+        reference = ta.Reference(ta.REFERENCE)
+        template = read(ta.TEMPLATE)
+        before = ta.render(template, reference)
+        key = "baselines/tables"
+        reference.rows(key)  # loaded, then one median changed as a new run would
+        row = next(r for r in reference.tables[key] if r["variant"] == "linear_probing" and r["n"] == "33554432"
+                   and r["metric"] == "build_time")
+        row["median"] = str(float(row["median"]) * 2)
+        after = ta.render(template, reference)
+        self.assertNotEqual(before, after)
+        self.assertIn(format(float(row["median"]), ".3f") + " ms", after)
 
 
 if __name__ == "__main__":
