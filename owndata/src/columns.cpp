@@ -691,6 +691,10 @@ void check_output_path(const std::string& path, const std::vector<std::string>& 
   if (!parent.empty() && !fs::is_directory(parent, ec))
     throw InputError("--out " + path + ": the folder " + parent.string() + " does not exist");
   if (fs::is_directory(path, ec)) throw InputError("--out " + path + ": is a folder; --out names a file");
+  // The file is written beside --out and renamed over it: the folder must take a new file.
+  if (::access(parent.empty() ? "." : parent.c_str(), W_OK) != 0)
+    throw InputError("--out " + path + ": the folder " + (parent.empty() ? std::string(".") : parent.string()) +
+                     " is not writable");
   if (!fs::exists(path, ec)) return;
   for (const auto& source : sources) {
     const std::string input = source_file(source);

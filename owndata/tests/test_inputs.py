@@ -126,10 +126,12 @@ class Case:
     """files: name -> bytes; args: the command line (run in the files' folder); either `oracle`
     (exit 0, --out equal to it) or `error` (the words stderr must hold; exit `status`)."""
 
-    def __init__(self, name, files, args, oracle=None, error=None, status=2, gpu=False, env=None, setup=None):
+    def __init__(self, name, files, args, oracle=None, error=None, status=2, gpu=False, env=None, setup=None,
+                 not_as_root=False):
         self.name, self.files, self.args = name, files, args
         self.oracle, self.error, self.status, self.gpu = oracle, error, status, gpu
         self.env, self.setup = env or {}, setup
+        self.not_as_root = not_as_root  # file permissions do not bind root
 
 
 CASES = []
@@ -341,6 +343,10 @@ gb_bad("out_in_a_missing_folder", keys_and("v.npy", V), "k.npy", "v.npy", "nowhe
 bad("out_is_a_folder", keys_and("v.npy", V), groupby("k.npy", "v.npy", out="dir.csv"), "dir.csv", "folder",
     setup=lambda d: os.mkdir(os.path.join(d, "dir.csv")))
 gb_bad("out_of_another_type", keys_and("v.npy", V), "k.npy", "v.npy", "out.parquet", extra=["--out", "out.parquet"])
+bad("out_in_a_read_only_folder", keys_and("v.npy", V), groupby("k.npy", "v.npy", out="ro/out.csv"), "ro", "not writable",
+    setup=lambda d: (os.mkdir(os.path.join(d, "ro")), os.chmod(os.path.join(d, "ro"), 0o555)), not_as_root=True)
+bad("unreadable_input", keys_and("v.npy", V), groupby("k.npy", "v.npy"), "v.npy", "cannot be read",
+    setup=lambda d: os.chmod(os.path.join(d, "v.npy"), 0), not_as_root=True)
 ok("out_replaces_another_file", {**keys_and("v.npy", V), "out.csv": b"old results\n"},
    groupby("k.npy", "v.npy") + ["--verify"], groupby_oracle(["k.npy"], ["v.npy"], ["sum"]))
 
@@ -472,8 +478,11 @@ def snapshot(d, skip=()):
         for n in names:
             p = os.path.join(root, n)
             if os.path.relpath(p, d) not in skip and not os.path.islink(p):
-                with open(p, "rb") as f:
-                    files[os.path.relpath(p, d)] = f.read()
+                try:
+                    with open(p, "rb") as f:
+                        files[os.path.relpath(p, d)] = f.read()
+                except PermissionError:  # a case's unreadable input: its size and time stand for it
+                    files[os.path.relpath(p, d)] = (os.stat(p).st_size, os.stat(p).st_mtime_ns)
     return files
 
 
@@ -496,6 +505,8 @@ class Inputs(unittest.TestCase):
     def run_case(self, case):
         if case.gpu and not self.has_gpu()[0]:
             self.skipTest("needs a CUDA GPU: " + self.has_gpu()[1])
+        if case.not_as_root and os.geteuid() == 0:
+            self.skipTest("file permissions do not bind root")
         with tempfile.TemporaryDirectory() as d:
             for name, data in case.files.items():
                 path = os.path.join(os.fsencode(d), name if isinstance(name, bytes) else name.encode())
