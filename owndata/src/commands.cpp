@@ -205,13 +205,20 @@ auto find_entry(const std::string& name, Find find) -> decltype(&find(name)) {
   }
 }
 
-/// Runs the entry's check; a refusal is the user's input error (exit status 2).
+/// Runs the entry's check; a refusal is the user's input error (exit status 2), naming an option
+/// by the flag the user gave (`flags`: flag name -> option name: --table-factor, not table_factor).
 template <class Check>
-void check_input(Check&& check) {
+void check_input(Check&& check, const std::vector<std::pair<const char*, const char*>>& flags = {}) {
   try {
     check();
   } catch (const std::invalid_argument& e) {
-    throw InputError(e.what());
+    std::string what = e.what();
+    for (const auto& [flag, option] : flags) {
+      const std::string as_option = std::string("--") + option + " ", as_flag = std::string("--") + flag + " ";
+      for (auto at = what.find(as_option); at != std::string::npos; at = what.find(as_option, at + as_flag.size()))
+        what.replace(at, as_option.size(), as_flag);
+    }
+    throw InputError(what);
   }
 }
 
@@ -385,13 +392,11 @@ int groupby_command(const std::vector<std::string>& args) {
   }
   // Options first (nothing read yet), then the files' existence, the output, the host memory;
   // then the columns, and what the algorithm takes of them.
-  const catalogue::Options algo_options =
-      entry_options(common, *vm,
-                    {{"sampling", "sampling"}, {"table-factor", "table_factor"}, {"hash-load", "load"},
-                     {"gpu-memory-budget", "gpu_memory_budget"}, {"streams", "streams"}, {"threads", "threads"}});
-  refuse_options_not_taken(*entry, algo_options,
-                           {{"sampling", "sampling"}, {"table-factor", "table_factor"}, {"hash-load", "load"},
-                            {"gpu-memory-budget", "gpu_memory_budget"}, {"streams", "streams"}, {"threads", "threads"}});
+  const std::vector<std::pair<const char*, const char*>> flags = {
+      {"sampling", "sampling"}, {"table-factor", "table_factor"}, {"hash-load", "load"},
+      {"gpu-memory-budget", "gpu_memory_budget"}, {"streams", "streams"}, {"threads", "threads"}};
+  const catalogue::Options algo_options = entry_options(common, *vm, flags);
+  refuse_options_not_taken(*entry, algo_options, flags);
   const auto aggregations = parse_aggs(aggs_text);
   refuse_repeats(key_files, "--keys");
   refuse_repeats(value_files, "--values");
@@ -411,7 +416,7 @@ int groupby_command(const std::vector<std::string>& args) {
   for (const auto& k : keys) input.keys.push_back(to_column(k));
   for (const auto& v : values) input.values.push_back(to_column(v));
   input.aggregations = aggregations;
-  check_input([&] { entry->check(input, algo_options); });
+  check_input([&] { entry->check(input, algo_options); }, flags);
   // The output's names, refused before the run when two would be alike (numpy cannot read a record
   // array with a repeated field name), each named with the file it comes from.
   const auto names = catalogue::output_names(input);
@@ -554,9 +559,10 @@ int table_command(const std::vector<std::string>& args) {
     print_help(options, entry);
     return 0;
   }
-  catalogue::Options algo_options = entry_options(common, *vm, {{"load", "load"}, {"cuckoo-functions", "functions"}});
-  refuse_options_not_taken(*entry, algo_options, {{"load", "load"}, {"cuckoo-functions", "functions"}});
+  const std::vector<std::pair<const char*, const char*>> flags = {{"load", "load"}, {"cuckoo-functions", "functions"}};
+  catalogue::Options algo_options = entry_options(common, *vm, flags);
   if (algo_options.count("load") && algo_options["load"] == "0") algo_options.erase("load");  // 0: the default
+  refuse_options_not_taken(*entry, algo_options, flags);
   std::vector<std::string> sources = {build, probe};
   if (!values_file.empty()) sources.push_back(values_file);
   check_common(common, sources);
@@ -568,7 +574,7 @@ int table_command(const std::vector<std::string>& args) {
       values_file.empty() ? row_numbers(keys.data.size(), "row") : reader.uint32_column(values_file, "values");
   const KeyColumn queries = reader.key_column(probe);
   const catalogue::TableInput input{to_column(keys), to_column(values), to_column(queries)};
-  check_input([&] { entry->check(input, algo_options); });
+  check_input([&] { entry->check(input, algo_options); }, flags);
   require_gpu(algo_name);
   return guarded([&] {
     CommandStream stream(true);
