@@ -1,6 +1,6 @@
 // The all-to-all limit: how fast a group's servers exchange a given number of bytes each, the
 // yardstick of the joins' all-to-all phase (`hashlab probe` on a host with several GPUs, and the
-// `servers_phases` experiment beside each join).
+// gpu_servers' `phases` experiment beside each join).
 #pragma once
 
 #include <cstdint>
