@@ -110,8 +110,9 @@ int run_demo(const RunOptions&) {
             << "                                              phase2_collect_partial_table, phase3_collect_unhashed,\n"
             << "                                              phase4_linear_probe_aggregate, phase5_collect_probe_table\n"
             << "  papers/ega/src/lphga.cu                     the LPHGA comparator\n"
-            << "  papers/ega/src/mp_ega.cu                    MP-EGA (section 4.2): tiles, partitioning kernels,\n"
-            << "                                              merge, feedback load\n"
+            << "  papers/ega/src/mp_ega.cpp                   MP-EGA (section 4.2): run() takes the phases in order:\n"
+            << "                                              mp_generate.cpp (tiles), mp_partition_kernels.cu,\n"
+            << "                                              mp_merge.cpp (Algorithm 1), mp_process.cpp (feedback load)\n"
             << "  papers/ega/src/partition_plan.cpp           Theorem 1 and Algorithm 1 (greedy merge)\n"
             << "  papers/ega/README.md                        paper -> code map and every choice the text leaves open\n";
   return diff.empty() ? 0 : 1;
