@@ -36,8 +36,8 @@ def _limits_model(results_dir):
     return None
 
 
-# hash_family's datasets (its param "dataset").
-DATASETS = {0: "random", 1: "sequential", 2: "voxel surface", 3: "voxel ball"}
+# hash_family's named axis "dataset" as its CSV writes it, in the experiment's order.
+DATASETS = ["random", "sequential", "voxel_surface", "voxel_ball"]
 
 
 def _functions_points(rows, metric, space):
@@ -202,14 +202,15 @@ def plot(results_dir):
 
     rows = hs.load(results_dir, PAPER, "hash_family")
     if rows:
-        codes = sorted({int(r["param_value"]) for r in hs.verified(rows)})
-        groups = [DATASETS.get(c, str(c)) for c in codes]
+        present = {r["param_value"] for r in hs.verified(rows)}
+        names = [d for d in DATASETS if d in present] + sorted(present - set(DATASETS))
+        groups = [d.replace("_", " ") for d in names]
         for metric, ylabel, name, title in (
                 ("updates_per_pair", "exchanges per pair (successful attempts)", "hash_family_exchanges.png",
                  "Multiply vs XOR hash (4.3.1.1): evictions by dataset"),
                 ("failed_attempt_fraction", "fraction of build attempts that fail", "hash_family_failures.png",
                  "Multiply vs XOR hash (4.3.1.1): failed attempts by dataset")):
-            values = {v: {codes.index(int(r["param_value"])): r["median"] for r in hs.verified(rows)
+            values = {v: {names.index(r["param_value"]): r["median"] for r in hs.verified(rows)
                           if r["variant"] == v and r["metric"] == metric} for v in ("multiply", "xor")}
             if not any(values.values()):
                 continue

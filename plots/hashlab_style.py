@@ -29,8 +29,8 @@ def load(results_dir, paper, experiment):
             for key in ("n", "param_value", "median", "min", "max"):
                 try:
                     row[key] = float(row[key]) if row.get(key) not in (None, "") else None
-                except ValueError:
-                    row[key] = None
+                except ValueError:  # a named axis' value ("suppkey", "voxel_ball") stays its name
+                    row[key] = row[key] if key == "param_value" else None
             row["sampled"] = row.get("verified") == "sampled"
             row["verified"] = row.get("verified") in ("true", "sampled")
             rows.append(row)

@@ -12,8 +12,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import hashlab_style as hs  # noqa: E402
-
-MODULES = ["baselines", "cuckoo", "hashgraph", "rapids_groupby", "ega", "pkpk_join", "compare", "gpu_servers"]
+import modules as md  # noqa: E402
 
 
 def has_results(results_dir, paper):
@@ -23,16 +22,17 @@ def has_results(results_dir, paper):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--results", default="results")
-    parser.add_argument("--paper", default="all", help="one module (" + ", ".join(MODULES) + "), or all")
+    parser.add_argument("--paper", default="all", help="one module (a folder of the results), or all")
     args = parser.parse_args(argv)
-    if args.paper != "all" and args.paper not in MODULES:
-        print(f"make_plots: unknown --paper {args.paper!r}; one of: all, {', '.join(MODULES)}", file=sys.stderr)
+    modules = md.known(args.results if os.path.isdir(args.results) else None)
+    if args.paper != "all" and args.paper not in modules:
+        print(f"make_plots: unknown --paper {args.paper!r}; one of: all, {', '.join(modules)}", file=sys.stderr)
         return 2
     if not os.path.isdir(args.results):
         print(f"make_plots: no results folder {args.results!r} (run `hashlab run` first, or name a folder under "
               "results/reference/)", file=sys.stderr)
         return 2
-    wanted = MODULES if args.paper == "all" else [args.paper]
+    wanted = modules if args.paper == "all" else [args.paper]
     sources = [args.results]
     if not any(has_results(args.results, m) for m in wanted):
         refs = sorted(d for d in glob.glob(os.path.join(os.path.dirname(HERE), "results", "reference", "*"))

@@ -47,8 +47,18 @@ def format_size(n):
     return f"{n:,}"
 
 
+def same_param(value, wanted):
+    """Whether a row's parameter is the one wanted: a name exactly, a number within the CSV's
+    six significant digits."""
+    if isinstance(value, str) or isinstance(wanted, str):
+        return value == wanted
+    return math.isclose(value, wanted, rel_tol=1e-5, abs_tol=1e-12)
+
+
 def format_param(x):
-    """A swept parameter for a label: 0.5, 16, 1K, 8.39M."""
+    """A swept parameter for a label: 0.5, 16, 1K, 8.39M, or a named axis' value as it is."""
+    if isinstance(x, str):
+        return x
     if x >= 1e6:
         return f"{x / 1e6:.3g}M"
     if x >= 1e4:
@@ -96,8 +106,8 @@ class Results:
                         for k in ("n", "param_value", "median", "min", "max"):
                             try:
                                 row[k] = float(row[k]) if row.get(k) not in (None, "") else None
-                            except ValueError:
-                                row[k] = None
+                            except ValueError:  # a named axis' value ("suppkey") stays its name
+                                row[k] = row[k] if k == "param_value" else None
                         rows.append(row)
             self._csv[key] = rows if os.path.exists(path) else None
         return self._csv[key]
@@ -277,7 +287,9 @@ def _selector(spec, x_axis):
         variants = [variants]
     n = parse_size(spec["n"]) if "n" in spec else None
     params = spec.get("param")
-    wanted_params = None if params is None else [float(p) for p in (params if isinstance(params, list) else [params])]
+    # A number, or the name of a named axis' value ("suppkey", "voxel_ball").
+    wanted_params = None if params is None else [p if isinstance(p, str) else float(p)
+                                                 for p in (params if isinstance(params, list) else [params])]
     x_in = spec.get("x_in")
     x_in_per_n = spec.get("x_in_per_n")  # a range of the parameter as fractions of the point's n
 
@@ -287,7 +299,7 @@ def _selector(spec, x_axis):
         if n is not None and r["n"] != n:
             return False, None
         if wanted_params is not None and (r["param_value"] is None or not any(
-                math.isclose(r["param_value"], p, rel_tol=1e-5, abs_tol=1e-12) for p in wanted_params)):
+                same_param(r["param_value"], p) for p in wanted_params)):
             return False, None
         if "param_per_n" in spec:  # a parameter that scales with the size, e.g. 0.99 n groups
             wanted = math.floor(float(spec["param_per_n"]) * r["n"])
@@ -296,6 +308,9 @@ def _selector(spec, x_axis):
         if "param_name" in spec and r.get("param_name") != spec["param_name"]:
             return False, None
         x = None if x_axis is None else (r["n"] if x_axis == "n" else r["param_value"])
+        if (x_in is not None or x_in_per_n is not None) and isinstance(x, str):
+            raise ClaimError(f"x_in limits a numeric axis; {spec['experiment']}'s parameter is named ({x!r}): "
+                             "list the values with param = [...]")
         if x_in is not None and x is not None and not (x_in[0] <= x <= x_in[1]):
             return False, None
         if x_in_per_n is not None and x is not None and not (

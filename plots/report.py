@@ -20,20 +20,9 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
+import modules as md  # noqa: E402
 import verdicts as ve  # noqa: E402
 
-TITLES = {
-    "baselines": "Shared baselines (the yardsticks of docs/design.md)",
-    "cuckoo": 'Alcantara et al., "Building an Efficient Hash Table on the GPU"',
-    "hashgraph": 'Green et al., "HashGraph: Scalable Hash Tables Using a Sparse Graph Data Structure"',
-    "rapids_groupby": 'Chen, Cui, Kiran, Patterson, "Rapids Group-by GPU Hash Based Implementation"',
-    "ega": 'Wang, Shen, Lei, "EGA: An Efficient GPU Accelerated Groupby Aggregation Algorithm"',
-    "pkpk_join": 'Dash, "Parallel Pk-Pk Join Algorithm Using GPU Servers"',
-    "compare": "Side by side: the questions no single paper asks",
-    "gpu_servers": "GPU servers: the Pk-Pk join across GPUs and the MPC model's load bound",
-}
-DOCS = {"baselines": "baselines/include/hashlab/baselines/", "compare": "compare/README.md",
-        "gpu_servers": "gpu_servers/README.md"}
 LIMITS = [("copy_gbps", "device-to-device copy, GB/s"),
           ("atomic_exch_gops_large", "random 8-byte atomicExch, >= 1 GiB table, G ops/s"),
           ("atomic_cas_gops_large", "random 8-byte atomicCAS, >= 1 GiB table, G ops/s"),
@@ -73,7 +62,7 @@ def sidecar_values(results_dir, key, default="?", width=None):
     """The values of one field over the JSON sidecars of a results folder's experiments (its module
     folders only: not device.json, nor a nested run such as full/), cut to `width` characters."""
     values = set()
-    for m in ve.MODULES:
+    for m in md.known(results_dir):
         for path in glob.glob(os.path.join(results_dir, m, "*.json")):
             with open(path) as f:
                 values.add(str(json.load(f).get(key, default))[:width])
@@ -127,7 +116,7 @@ def summary_section(results_dir, verdicts, lines):
                  "not reproduced | not measured | information | ours (questions, bars) |")
     lines.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     totals = [0] * 12
-    for module in ve.MODULES:
+    for module in md.known(results_dir):
         experiments, points, sampled, skipped, failed = point_counts(results_dir, module)
         mine = [v for v in verdicts if v.module == module]
         if not experiments and not mine:
@@ -173,8 +162,8 @@ def module_section(results_dir, module, verdicts, lines, image_root):
     mine = [v for v in verdicts if v.module == module]
     if not csvs and not mine:
         return
-    lines.append(f"## {module}: {TITLES.get(module, '')}\n")
-    lines.append(f"Code and deviations: `{DOCS.get(module, f'papers/{module}/README.md')}`. Claims: "
+    lines.append(f"## {module}: {md.title(module, results_dir)}\n")
+    lines.append(f"Code and deviations: `{md.docs_path(module, results_dir)}`. Claims: "
                  f"`{os.path.relpath(ve.claims_path(module), ROOT)}`.")
     lines.append("")
     res = ve.Results(results_dir)
@@ -300,8 +289,7 @@ def all_to_all_limits(limits):
 
 def run_modules(results_dir):
     """The modules a results folder holds results of (all of them when it holds none)."""
-    present = [m for m in ve.MODULES if glob.glob(os.path.join(results_dir, m, "*.csv"))]
-    return present or list(ve.MODULES)
+    return md.in_results(results_dir) or md.known(results_dir)
 
 
 def device_name(results_dir):
@@ -327,7 +315,8 @@ def gpus_section(results_dir, verdicts, lines):
               and sidecar_values(d, "profile") == sidecar_values(results_dir, "profile")]
     if not others:
         return
-    modules = sorted({v.module for v in verdicts}, key=list(ve.MODULES).index)
+    order = md.known(results_dir)
+    modules = sorted({v.module for v in verdicts}, key=lambda m: order.index(m) if m in order else len(order))
     runs = [(results_dir, verdicts)] + [(d, ve.evaluate(d, modules)) for d in others]
     names = [device_name(d) for d, _ in runs]
     by_id = [{(v.module, v.id): v for v in vs} for _, vs in runs]
@@ -375,7 +364,7 @@ def full_section(results_dir, verdicts, lines):
     modules = [m for m in ran if any(v.module == m for v in verdicts)]
     quick = {(v.module, v.id): v for v in verdicts if v.module in modules}
     at_full = {(v.module, v.id): v for v in ve.evaluate(full, modules)}
-    missing = [m for m in ve.MODULES if m not in modules and any(v.module == m for v in verdicts)]
+    missing = [m for m in md.known(results_dir) if m not in modules and any(v.module == m for v in verdicts)]
     lines += ["## At the papers' sizes (FULL)", "",
               f"Everything above is the **quick** profile. `{os.path.relpath(full, ROOT) if is_reference(full) else full}` "
               f"holds the run at the papers' own sizes (`--full`, revision(s) {revisions(full)}) of "
@@ -413,7 +402,7 @@ def report_lines(results_dir, image_root, note=""):
     lines = ["# hashlab report", ""]
     if note:
         lines += [note, ""]
-    absent = [m for m in ve.MODULES if m not in modules]
+    absent = [m for m in md.known(results_dir) if m not in modules]
     if absent:
         lines += [f"This run holds results of {', '.join(modules)} only: the claims of {', '.join(absent)} are not "
                   f"judged here.", ""]
@@ -468,7 +457,7 @@ def main(argv=None):
         if not os.path.isdir(results):
             print(f"report: no results folder {results!r}", file=sys.stderr)
             return 2
-        has_own = any(glob.glob(os.path.join(results, m, "*.csv")) for m in ve.MODULES)
+        has_own = bool(md.in_results(results))
         out = args.out
         if not has_own:
             refs = reference_dirs()

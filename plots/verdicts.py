@@ -29,27 +29,20 @@ except ModuleNotFoundError:  # pragma: no cover - Python 3.8-3.10 with the tomli
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
+import modules as md  # noqa: E402
 # The quantity language (which rows a quantity selects) lives in quantities.py; its names are part
 # of this module's interface (report.py and the tests use them as verdicts.X).
 from quantities import (ClaimError, Results, Series, Value, format_param, format_size, fmt,  # noqa: E402,F401
-                        parse_size, quantity, ratio_series)
+                        parse_size, quantity, ratio_series, same_param)
 
 REPRODUCED, PARTLY, NOT_REPRODUCED, NOT_MEASURED, MEASURED = (
     "reproduced", "partly", "not reproduced", "not measured", "measured")
 VERDICTS = (REPRODUCED, PARTLY, NOT_REPRODUCED, NOT_MEASURED, MEASURED)
 
-# Where each module's claims live, in report order.
-MODULES = ["baselines", "cuckoo", "hashgraph", "rapids_groupby", "ega", "pkpk_join", "compare", "gpu_servers"]
-
-
-def claims_path(module):
-    if module == "compare":
-        return os.path.join(ROOT, "compare", "claims.toml")
-    if module == "baselines":
-        return os.path.join(ROOT, "common", "claims.toml")
-    if module == "gpu_servers":
-        return os.path.join(ROOT, "gpu_servers", "claims.toml")
-    return os.path.join(ROOT, "papers", module, "claims.toml")
+# Every module, in the registry's order, and where its claims live (modules.py: from the results'
+# sidecars and the claim files in the tree; no list to keep).
+MODULES = md.known()
+claims_path = md.claims_path
 
 
 # Rule 2 (docs/verdicts.md): DRAM bandwidth from each GPU's specification, GB/s. A paper's
@@ -929,8 +922,8 @@ def expected_but_absent(claim, results, module, have):
     if isinstance(expected, dict):
         a = claim.get("a", {})
         expected = expected.get(results.profile(a.get("module", module), a.get("experiment", "")), [])
-    expected = [parse_size(x) if claim.get("over") == "n" else float(x) for x in expected]
-    return [x for x in expected if not any(p is not None and math.isclose(p, x, rel_tol=1e-5) for p in have)]
+    expected = [parse_size(x) if claim.get("over") == "n" else x if isinstance(x, str) else float(x) for x in expected]
+    return [x for x in expected if not any(p is not None and same_param(p, x) for p in have)]
 
 
 def _uses_sampled(claim, results, module):

@@ -6,6 +6,7 @@ namespace hashlab::baseline::experiments {
 namespace {
 
 const harness::Registrar registrar([](harness::Registry& r) {
+  r.add_module({"baselines", "Shared baselines (the yardsticks of docs/design.md)"});
   r.add_experiment(groupby());
   r.add_experiment(tables());
   r.add_experiment(join());

@@ -29,6 +29,7 @@
 #include "hashlab/harness/runner.hpp"
 #include "hashlab/owndata/columns.hpp"
 #include "hashlab/owndata/commands.hpp"
+#include "list_json.hpp"
 
 namespace po = boost::program_options;
 using namespace hashlab;
@@ -105,8 +106,10 @@ std::string describe_sizes(const std::vector<Point>& points) {
 // ---- list -------------------------------------------------------------------------------------
 
 int cmd_list(const std::vector<std::string>& args) {
-  po::options_description options("hashlab list [<paper>]");
-  options.add_options()("help,h", "this help")("paper", po::value<std::string>(), "only this paper");
+  po::options_description options("hashlab list [<paper>] [--json]");
+  options.add_options()("help,h", "this help")("paper", po::value<std::string>(), "only this paper")
+      ("json", "the registry as JSON: modules, experiments, variants, each profile's points and axes, options, "
+               "the catalogue's entries");
   po::positional_options_description positional;
   positional.add("paper", 1);
   const auto vm = parse(args, options, positional);
@@ -119,6 +122,10 @@ int cmd_list(const std::vector<std::string>& args) {
   if (vm.count("paper")) {
     require_paper(vm["paper"].as<std::string>());
     papers = {vm["paper"].as<std::string>()};
+  }
+  if (vm.count("json")) {
+    std::cout << cli::registry_json(papers);
+    return 0;
   }
   RunOptions quick, full;
   full.profile = Profile::kFull;
@@ -540,6 +547,7 @@ int cmd_gen(const std::vector<std::string>& args) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  Registry::instance().set_module_folders(cli::kModuleFolders);
   std::vector<std::string> args(argv + 1, argv + argc);
   std::ostringstream command_line;
   for (int i = 0; i < argc; ++i) command_line << (i ? " " : "") << argv[i];

@@ -16,6 +16,7 @@ void report_statistics(harness::PointContext& ctx, const catalogue::Statistics& 
 namespace {
 
 const harness::Registrar registrar([](harness::Registry& r) {
+  r.add_module({"compare", "Side by side: the questions no single paper asks"});
   r.add_option(tables_keys_option());
   for (auto& o : tpch_options()) r.add_option(std::move(o));
   r.add_experiment(tables());

@@ -71,12 +71,12 @@ const Query& query_of(const harness::Point& point) {
   if (point.param_name != kQueryParam && point.param_name != kUniformParam)
     throw std::invalid_argument("compare tpch: unknown parameter '" + point.param_name + "' (query or uniform)");
   for (const Query& q : queries()) {
-    if (static_cast<double>(q.id) != point.param_value) continue;
+    if (point.param_text.empty() ? static_cast<double>(q.id) != point.param_value : point.param_text != q.name) continue;
     if (is_uniform(point) && (q.join || q.keys.size() != 1))
       throw std::invalid_argument("compare tpch: query " + std::to_string(q.id) + " has no uniform-key twin");
     return q;
   }
-  throw std::invalid_argument("compare tpch: unknown query " + std::to_string(point.param_value));
+  throw std::invalid_argument("compare tpch: unknown query " + point.value_text());
 }
 
 std::string normalize_sf(const std::string& text) {
@@ -146,17 +146,18 @@ std::vector<harness::Point> plan(const harness::RunOptions& options, const Varia
   const std::string sf = scale_factor(options);
   const std::uint64_t n = lineitem_rows(options.option(kDirOption), sf);
   std::vector<harness::Point> points;
-  const auto add = [&](const std::vector<std::string>& names, const char* param, int id) {
-    for (const auto& v : names) points.push_back({v, n, param, static_cast<double>(id)});
+  // A named axis: each point's value is its query's name (its id the number behind it).
+  const auto add = [&](const std::vector<std::string>& names, const char* param, const Query& q) {
+    for (const auto& v : names) points.push_back({v, n, param, static_cast<double>(q.id), q.name});
   };
   for (const Query& q : queries()) {
     if (q.join) {
-      add(variants.join, kQueryParam, q.id);
+      add(variants.join, kQueryParam, q);
     } else if (q.keys.size() > 1) {
-      add(variants.groupby_two_keys, kQueryParam, q.id);
+      add(variants.groupby_two_keys, kQueryParam, q);
     } else {
-      add(variants.groupby, kQueryParam, q.id);
-      add(variants.groupby, kUniformParam, q.id);
+      add(variants.groupby, kQueryParam, q);
+      add(variants.groupby, kUniformParam, q);
     }
   }
   return points;

@@ -6,6 +6,7 @@ namespace hashlab::gpu_servers {
 namespace {
 
 const harness::Registrar registrar([](harness::Registry& r) {
+  r.add_module({"gpu_servers", "GPU servers: the Pk-Pk join across GPUs and the MPC model's load bound"});
   r.add_experiment(weak_scaling_experiment());
   r.add_experiment(strong_scaling_experiment());
   r.add_experiment(phases_experiment());

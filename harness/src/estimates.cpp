@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <vector>
@@ -56,11 +57,10 @@ void read_estimates(const std::filesystem::path& csv, Table& table) {
     const auto f = split_csv_line(line);
     if (static_cast<int>(f.size()) <= last || f[wall].empty()) continue;
     try {
-      const double param = f[pvalue].empty() ? 0.0 : std::stod(f[pvalue]);
       Estimate est;
       est.device_bytes = static_cast<std::uint64_t>(std::stod(f[peak]));
       est.wall_s = std::stod(f[wall]);
-      table[{f[variant], f[pname], param}].emplace(std::stoull(f[n]), est);  // the first row of a point
+      table[{f[variant], f[pname], f[pvalue]}].emplace(std::stoull(f[n]), est);  // the first row of a point
     } catch (const std::exception&) {
       continue;  // a row this version cannot read gives no estimate
     }
@@ -83,12 +83,18 @@ const std::map<Estimates::Key, Estimates::Sizes>& Estimates::load(const Experime
 
 std::optional<Estimate> Estimates::find(const Experiment& e, const Point& p) {
   const auto& table = load(e);
-  // The CSV keeps 6 significant digits of a parameter: match within that.
+  // The CSV keeps 6 significant digits of a number: match within that; a name matches exactly.
+  const auto same_value = [&p](const std::string& written) {
+    if (p.param_name.empty()) return true;
+    if (!p.param_text.empty()) return written == p.param_text;
+    char* end = nullptr;
+    const double value = std::strtod(written.c_str(), &end);
+    if (written.empty() || end != written.c_str() + written.size()) return false;
+    return std::abs(value - p.param_value) <= 1e-5 * std::max(1.0, std::abs(p.param_value));
+  };
   for (const auto& [key, sizes] : table) {
     const auto& [variant, pname, pvalue] = key;
-    if (variant != p.variant || pname != p.param_name) continue;
-    if (!p.param_name.empty() && std::abs(pvalue - p.param_value) > 1e-5 * std::max(1.0, std::abs(p.param_value)))
-      continue;
+    if (variant != p.variant || pname != p.param_name || !same_value(pvalue)) continue;
     if (sizes.empty()) continue;
     auto exact = sizes.find(p.n);
     if (exact != sizes.end()) return exact->second;

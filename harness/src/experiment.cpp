@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <sstream>
 #include <stdexcept>
 
@@ -75,8 +76,25 @@ Experiment make_experiment(std::string paper, std::string name, std::string figu
 std::string Point::label() const {
   std::ostringstream out;
   out << variant << " n=" << format_count(n);
-  if (!param_name.empty()) out << " " << param_name << "=" << param_value;
+  if (!param_name.empty()) out << " " << param_name << "=" << value_text();
   return out.str();
+}
+
+std::string Point::value_text() const {
+  if (param_name.empty()) return "";
+  if (!param_text.empty()) return param_text;
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.6g", param_value);
+  return buf;
+}
+
+std::vector<Point> sweep_named(const std::vector<std::string>& variants, const std::vector<std::uint64_t>& sizes,
+                               const std::string& param, const std::vector<std::string>& names) {
+  std::vector<Point> points;
+  for (auto n : sizes)
+    for (std::size_t i = 0; i < names.size(); ++i)
+      for (const auto& variant : variants) points.push_back({variant, n, param, static_cast<double>(i), names[i]});
+  return points;
 }
 
 // ---- PointContext -----------------------------------------------------------------------------
@@ -122,6 +140,13 @@ Timing PointContext::time(Clock clock, const std::function<void(cudaStream_t)>& 
   const Timing timing = harness::time_on(clock, options_.timing_plan(), stream_, run, reset);
   timed_seconds_ += seconds_since(began);
   return timing;
+}
+
+const DeviceLimits& PointContext::limits() const {
+  if (limits_ == nullptr)
+    throw std::logic_error("this point reads the GPU's limits, but its experiment does not say so (needs_limits) or "
+                           "no GPU is present");
+  return *limits_;
 }
 
 void PointContext::report_time(const std::string& what, const Timing& timing, double items,
@@ -186,18 +211,49 @@ void Registry::add_experiment(Experiment experiment) {
 void Registry::add_demo(Demo demo) { demos_.push_back(std::move(demo)); }
 void Registry::add_option(ModuleOption option) { options_.push_back(std::move(option)); }
 
+void Registry::add_module(Module module) {
+  for (auto& m : modules_)
+    if (m.name == module.name) throw std::logic_error("module " + module.name + " is registered twice");
+  modules_.push_back(std::move(module));
+}
+
+void Registry::set_module_folders(const std::vector<std::pair<std::string, std::string>>& folders) {
+  folders_ = folders;
+}
+
+Module Registry::module(const std::string& name) const {
+  Module m{name, name, ""};
+  for (const auto& registered : modules_)
+    if (registered.name == name) m = registered;
+  for (const auto& [module, folder] : folders_)
+    if (module == name) m.folder = folder;
+  return m;
+}
+
 std::vector<std::string> Registry::papers() const {
   std::vector<std::string> names;
   auto add = [&](const std::string& p) {
     if (std::find(names.begin(), names.end(), p) == names.end()) names.push_back(p);
   };
+  for (const auto& m : modules_) add(m.name);
   for (const auto& e : experiments_) add(e->paper);
   for (const auto& d : demos_) add(d.paper);
-  std::sort(names.begin(), names.end(), [](const std::string& a, const std::string& b) {
-    if ((a == "compare") != (b == "compare")) return b == "compare";
-    return a < b;
+  // The build's order, then any other module by name.
+  const auto rank = [&](const std::string& name) {
+    for (std::size_t i = 0; i < folders_.size(); ++i)
+      if (folders_[i].first == name) return i;
+    return folders_.size();
+  };
+  std::sort(names.begin(), names.end(), [&](const std::string& a, const std::string& b) {
+    return rank(a) != rank(b) ? rank(a) < rank(b) : a < b;
   });
   return names;
+}
+
+std::vector<Module> Registry::modules() const {
+  std::vector<Module> out;
+  for (const auto& name : papers()) out.push_back(module(name));
+  return out;
 }
 
 std::vector<const Experiment*> Registry::experiments(const std::string& paper) const {

@@ -200,11 +200,4 @@ std::optional<DeviceLimits> load_device_limits(const std::string& out_dir) {
   return limits;
 }
 
-DeviceLimits device_limits(const std::string& out_dir) {
-  if (auto stored = load_device_limits(out_dir)) return *stored;
-  DeviceLimits measured = probe_device();
-  write_device_limits(measured, (std::filesystem::path(out_dir) / "device.json").string());
-  return measured;
-}
-
 }  // namespace hashlab::harness

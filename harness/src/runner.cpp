@@ -199,7 +199,7 @@ class ResultFile {
     const std::string stamp = utc_timestamp();
     auto row = [&](const Metric& m) {
       out << csv_field(experiment_.paper) << "," << csv_field(experiment_.name) << "," << csv_field(p.variant) << ","
-          << p.n << "," << csv_field(p.param_name) << "," << (p.param_name.empty() ? "" : number(p.param_value)) << ","
+          << p.n << "," << csv_field(p.param_name) << "," << csv_field(p.value_text()) << ","
           << csv_field(m.name) << "," << number(m.median) << "," << number(m.min) << "," << number(m.max) << ","
           << csv_field(m.unit) << "," << verified << "," << csv_field(device_) << "," << stamp
           << "," << git_sha() << "," << (m.repetitions > 0 ? m.repetitions : repetitions) << ","
@@ -217,6 +217,14 @@ class ResultFile {
     JsonWriter json;
     json.begin_object();
     json.field("paper", experiment_.paper);
+    const Module module = Registry::instance().module(experiment_.paper);
+    const auto modules = Registry::instance().papers();
+    json.begin_object("module");  // what the reports title a module by, and where its claims are
+    json.field("name", module.name);
+    json.field("title", module.title);
+    json.field("folder", module.folder);
+    json.field("order", static_cast<int>(std::find(modules.begin(), modules.end(), module.name) - modules.begin()));
+    json.end_object();
     json.field("experiment", experiment_.name);
     json.field("figure", experiment_.figure);
     json.field("description", experiment_.description);
@@ -270,10 +278,19 @@ const std::string& git_sha() {
   return sha;
 }
 
-RunSummary run_experiments(const std::vector<const Experiment*>& experiments, const RunOptions& options) {
-  RunSummary summary;
-  std::vector<PlannedExperiment> plan;
+namespace {
+
+// ---- run_experiments, in parts ---------------------------------------------------------------------
+
+/// The experiments that run, with their points: one that needs a GPU is skipped, saying so, when
+/// there is none.
+struct RunPlan {
+  std::vector<PlannedExperiment> experiments;
   double total_weight = 0;
+};
+
+RunPlan plan_run(const std::vector<const Experiment*>& experiments, const RunOptions& options, RunSummary& summary) {
+  RunPlan plan;
   for (const Experiment* e : experiments) {
     if (e->needs_gpu && !options.gpu) {
       std::cout << "skip " << e->paper << "/" << e->name << ": needs a CUDA GPU\n";
@@ -281,159 +298,277 @@ RunSummary run_experiments(const std::vector<const Experiment*>& experiments, co
       continue;
     }
     PlannedExperiment p{e, e->plan(options)};
-    for (const auto& point : p.points) total_weight += weight(point);
+    for (const auto& point : p.points) plan.total_weight += weight(point);
     summary.points += static_cast<int>(p.points.size());
-    plan.push_back(std::move(p));
+    plan.experiments.push_back(std::move(p));
   }
-  if (summary.points == 0) return summary;
+  return plan;
+}
 
-  const std::string device = options.gpu ? device_label() : std::string("cpu-only");
-  Estimates estimates(options.reference_dir, options.full());
-  std::unique_ptr<Stream> stream;
-  if (options.gpu) stream = std::make_unique<Stream>();
-  const auto run_start = SteadyClock::now();
-  double done_weight = 0;
-  int done = 0;
-  const int width = static_cast<int>(std::to_string(summary.points).size());
+/// This GPU's limits for the experiments that read them (Experiment::needs_limits), found once per
+/// run: `<out>/device.json` when `hashlab probe` wrote it for this GPU, else measured now and written
+/// there. Nothing when no experiment of the run reads them.
+std::optional<DeviceLimits> limits_for(const RunPlan& plan, const RunOptions& options) {
+  std::string readers;
+  for (const auto& [e, points] : plan.experiments)
+    if (e->needs_limits && !points.empty()) readers += (readers.empty() ? "" : ", ") + e->paper + "/" + e->name;
+  if (readers.empty() || !options.gpu) return std::nullopt;
+  if (auto stored = load_device_limits(options.out_dir)) return stored;
+  std::cout << "hashlab: probing this GPU's limits once for " << readers << " (written to " << options.out_dir
+            << "/device.json)\n";
+  std::filesystem::create_directories(options.out_dir);
+  DeviceLimits measured = probe_device();
+  write_device_limits(measured, (std::filesystem::path(options.out_dir) / "device.json").string());
+  return measured;
+}
 
-  // Inputs and answers cached by a module's points (PointContext::cached). An experiment's input is
-  // often the next one's: what an experiment used stays for the next, the rest is dropped, and
-  // everything goes when the next module starts.
-  std::map<std::string, std::any> cache;
-  std::set<std::string> used;  // the keys the current experiment asked for
-  std::string cache_paper;
-  auto drop_cache = [&] {
-    cache.clear();
-    if (options.gpu) trim_device_pool();
+/// The progress of a run: the counter, the elapsed time and the ETA of each point's line.
+class Progress {
+ public:
+  Progress(int points, double total_weight)
+      : points_(points), total_weight_(total_weight), width_(static_cast<int>(std::to_string(points).size())),
+        start_(SteadyClock::now()) {}
+
+  /// Counts points as done without a line (an experiment kept by --resume).
+  void skip(const std::vector<Point>& points) {
+    done_ += static_cast<int>(points.size());
+    for (const auto& point : points) done_weight_ += weight(point);
+  }
+
+  /// The line of one point: its metrics (the first four), its outcome, where its wall time went.
+  std::string line(const Experiment& e, const Point& point, const PointContext& ctx, const char* outcome,
+                   double wall_s) {
+    ++done_;
+    done_weight_ += weight(point);
+    const double elapsed = std::chrono::duration<double>(SteadyClock::now() - start_).count();
+    const double eta = done_weight_ > 0 ? elapsed * (total_weight_ - done_weight_) / done_weight_ : 0;
+    std::ostringstream line;
+    char counter[32];
+    std::snprintf(counter, sizeof counter, "[%*d/%d] ", width_, done_, points_);
+    line << counter << e.paper << "/" << e.name << " " << point.label() << ":";
+    int shown = 0;
+    for (const auto& m : ctx.metrics()) {
+      if (shown++ == 4) {
+        line << " ...";
+        break;
+      }
+      line << " " << m.name << "=" << number(m.median) << " " << m.unit;
+    }
+    line << "  " << outcome << "  (" << number(wall_s) << " s: inputs " << number(ctx.input_seconds()) << ", timed "
+         << number(ctx.timed_seconds()) << "; elapsed " << format_duration(elapsed) << ", ETA "
+         << format_duration(eta) << ")";
+    return line.str();
+  }
+
+ private:
+  int points_;
+  double total_weight_;
+  int width_;
+  SteadyClock::time_point start_;
+  int done_ = 0;
+  double done_weight_ = 0;
+};
+
+/// With --resume: whether `e` is kept from an earlier run of the same settings (counted in the
+/// summary, and said); else it runs again (and why is said when an earlier result differs).
+bool kept_by_resume(const RunOptions& options, const Experiment& e, const std::string& device, RunSummary& summary) {
+  if (!options.resume) return false;
+  const auto kept = kept_result(options, e, device);
+  if (!kept) return false;
+  if (!kept->differs.empty()) {
+    std::cout << "== " << e.paper << "/" << e.name << ": not kept (--resume): its earlier results differ in "
+              << kept->differs << "; it runs again\n";
+    return false;
+  }
+  std::cout << "== " << e.paper << "/" << e.name << ": kept (--resume): the same run finished it at " << kept->finished
+            << ", " << kept->failed << " failed and " << kept->skipped << " skipped points\n";
+  ++summary.kept_experiments;
+  summary.failed += kept->failed;
+  summary.skipped += kept->skipped;
+  if (kept->failed > 0)
+    summary.failures.push_back(e.paper + "/" + e.name + ": " + std::to_string(kept->failed) +
+                               " points FAILED in the kept earlier run");
+  return true;
+}
+
+/// Inputs and answers cached by a module's points (PointContext::cached). An experiment's input is
+/// often the next one's: what an experiment used stays for the next, the rest is dropped, and
+/// everything goes when the next module starts.
+class ModuleCache {
+ public:
+  explicit ModuleCache(bool gpu) : gpu_(gpu) {}
+  ~ModuleCache() { drop(); }
+  /// Before an experiment: a new module starts with nothing.
+  void begin(const std::string& paper) {
+    if (paper != paper_) {
+      drop();
+      paper_ = paper;
+    }
+    used_.clear();
+  }
+  /// After an experiment: keep what it used.
+  void keep_used() {
+    for (auto it = values_.begin(); it != values_.end();) it = used_.count(it->first) ? std::next(it) : values_.erase(it);
+    if (gpu_) trim_device_pool();
+  }
+  void drop() {
+    values_.clear();
+    if (gpu_) trim_device_pool();
+  }
+  bool empty() const { return values_.empty(); }
+  std::map<std::string, std::any>& values() { return values_; }
+  std::set<std::string>* used() { return &used_; }
+
+ private:
+  bool gpu_;
+  std::string paper_;
+  std::map<std::string, std::any> values_;
+  std::set<std::string> used_;  // the keys the current experiment asked for
+};
+
+/// What running one point gave: its context (metrics, verdict, notes), or why it was skipped or
+/// what it threw, with its device memory peak.
+struct PointOutcome {
+  std::optional<PointContext> ctx;
+  std::string error, skip;
+  std::size_t peak = 0;
+};
+
+/// Why a point estimated not to fit must be skipped before it runs ("" when it may run).
+std::string estimated_skip(Estimates& estimates, const Experiment& e, const Point& point, const RunOptions& options) {
+  const auto need = estimates.find(e, point);
+  if (!need || need->device_bytes == 0 || !(options.gpu || options.memory_limit_bytes > 0)) return "";
+  const std::uint64_t available =
+      options.memory_limit_bytes ? options.memory_limit_bytes : device_memory_available(need->device_bytes);
+  if (need->device_bytes <= available) return "";
+  return "needs about " + format_bytes(need->device_bytes) + " of device memory (the reference run's peak" +
+         (need->scaled ? ", scaled to this size" : "") + "), " + format_bytes(available) +
+         (options.memory_limit_bytes ? " allowed by --memory-limit" : " available");
+}
+
+/// Runs one point: skipped before it runs when it is estimated not to fit; else run once, and once
+/// more without the cached values if it ran out of device memory while they were held. A point
+/// whose allocation does not fit, or that throws SkipPoint, is skipped; any other exception is its
+/// error.
+PointOutcome run_point(const Experiment& e, const Point& point, const RunOptions& options, cudaStream_t stream,
+                       ModuleCache& cache, const DeviceLimits* limits, Estimates& estimates) {
+  PointOutcome out;
+  const auto make_context = [&] {
+    out.ctx.emplace(point, options, stream, cache.values(), cache.used());
+    out.ctx->set_limits(limits);
   };
-  for (const auto& [e, points] : plan) {
-    if (options.resume) {
-      const auto kept = kept_result(options, *e, device);
-      if (kept && !kept->differs.empty()) {
-        std::cout << "== " << e->paper << "/" << e->name << ": not kept (--resume): its earlier results differ in "
-                  << kept->differs << "; it runs again\n";
-      } else if (kept) {
-        std::cout << "== " << e->paper << "/" << e->name << ": kept (--resume): the same run finished it at "
-                  << kept->finished << ", " << kept->failed << " failed and " << kept->skipped << " skipped points\n";
-        ++summary.kept_experiments;
-        summary.failed += kept->failed;
-        summary.skipped += kept->skipped;
-        if (kept->failed > 0) summary.failures.push_back(e->paper + "/" + e->name + ": " + std::to_string(kept->failed) +
-                                                         " points FAILED in the kept earlier run");
-        done += static_cast<int>(points.size());
-        for (const auto& point : points) done_weight += weight(point);
+  make_context();
+  out.skip = estimated_skip(estimates, e, point, options);
+  for (bool retried = false; out.skip.empty();) {
+    try {
+      std::optional<DevicePeakScope> scope;
+      if (options.gpu) scope.emplace();
+      e.run(*out.ctx);
+      if (scope) out.peak = scope->peak();
+    } catch (const SkipPoint& ex) {
+      out.skip = ex.what();
+    } catch (const OutOfDeviceMemory& ex) {
+      if (!retried && !cache.empty()) {  // the cached values of other points may hold the memory
+        retried = true;
+        cache.drop();
+        make_context();
         continue;
       }
+      out.skip = std::string("does not fit the GPU's memory: ") + ex.what();
+    } catch (const OutOfHostMemory& ex) {
+      out.skip = std::string("does not fit the host's memory: ") + ex.what();
+    } catch (const std::bad_alloc&) {
+      out.skip = "does not fit the host's memory (a host allocation failed)";
+    } catch (const std::exception& ex) {
+      out.error = ex.what();
     }
-    std::cout << "== " << e->paper << "/" << e->name << " (" << e->figure << "): " << e->description << "\n";
-    if (e->paper != cache_paper) {
-      drop_cache();
-      cache_paper = e->paper;
-    }
-    used.clear();
-    ResultFile file(options, *e, device);
-    const std::string started = utc_timestamp();
-    int failed_here = 0, skipped_here = 0;
-    bool lost = false;
-    for (const Point& point : points) {
-      std::optional<PointContext> ctx_slot;
-      ctx_slot.emplace(point, options, stream ? stream->get() : nullptr, cache, &used);
-      std::string error, skip;
-      const auto point_start = SteadyClock::now();
-      std::size_t peak = 0;
-      // A point estimated not to fit is skipped before it runs; one that runs out of memory anyway
-      // is skipped when its allocation fails (below).
-      const auto need = estimates.find(*e, point);
-      if (need && need->device_bytes > 0 && (options.gpu || options.memory_limit_bytes > 0)) {
-        const std::uint64_t available = options.memory_limit_bytes ? options.memory_limit_bytes
-                                                                 : device_memory_available(need->device_bytes);
-        if (need->device_bytes > available)
-          skip = "needs about " + format_bytes(need->device_bytes) + " of device memory (the reference run's peak" +
-                 (need->scaled ? ", scaled to this size" : "") + "), " + format_bytes(available) +
-                 (options.memory_limit_bytes ? " allowed by --memory-limit" : " available");
-      }
-      // Runs the point once, and once more without the cached values if it ran out of device memory
-      // while they were held.
-      for (bool retried = false; skip.empty();) {
-        try {
-          std::optional<DevicePeakScope> scope;
-          if (options.gpu) scope.emplace();
-          e->run(*ctx_slot);
-          if (scope) peak = scope->peak();
-        } catch (const SkipPoint& ex) {
-          skip = ex.what();
-        } catch (const OutOfDeviceMemory& ex) {
-          if (!retried && !cache.empty()) {  // the cached values of other points may hold the memory
-            retried = true;
-            drop_cache();
-            ctx_slot.emplace(point, options, stream ? stream->get() : nullptr, cache, &used);
-            continue;
-          }
-          skip = std::string("does not fit the GPU's memory: ") + ex.what();
-        } catch (const OutOfHostMemory& ex) {
-          skip = std::string("does not fit the host's memory: ") + ex.what();
-        } catch (const std::bad_alloc&) {
-          skip = "does not fit the host's memory (a host allocation failed)";
-        } catch (const std::exception& ex) {
-          error = ex.what();
-        }
-        break;
-      }
-      const PointContext& ctx = *ctx_slot;
-      const bool skipped = !skip.empty();
-      const bool verified = !skipped && error.empty() && ctx.verified();
-      std::string note = ctx.notes();
-      if (skipped) {
-        note = "skipped: " + skip;
-        ++summary.skipped;
-        ++skipped_here;
-        summary.skips.push_back(e->paper + "/" + e->name + " " + point.label() + ": " + skip);
-      } else if (!verified) {
-        std::string why = !error.empty() ? error : !ctx.failure().empty() ? ctx.failure() : "the point was not verified";
-        note = note.empty() ? "FAILED: " + why : note + "; FAILED: " + why;
-        ++summary.failed;
-        ++failed_here;
-        summary.failures.push_back(e->paper + "/" + e->name + " " + point.label() + ": " + why);
-      }
-      file.add(point, ctx, !verified ? "false" : ctx.sampled() ? "sampled" : "true", note,
-               options.effective_repetitions(), skipped ? "skipped" : verified ? "ok" : "failed",
-               std::chrono::duration<double>(SteadyClock::now() - point_start).count(), peak);
-
-      ++done;
-      done_weight += weight(point);
-      const double elapsed = std::chrono::duration<double>(SteadyClock::now() - run_start).count();
-      const double eta = done_weight > 0 ? elapsed * (total_weight - done_weight) / done_weight : 0;
-      std::ostringstream line;
-      char counter[32];
-      std::snprintf(counter, sizeof counter, "[%*d/%d] ", width, done, summary.points);
-      line << counter << e->paper << "/" << e->name << " " << point.label() << ":";
-      int shown = 0;
-      for (const auto& m : ctx.metrics()) {
-        if (shown++ == 4) {
-          line << " ...";
-          break;
-        }
-        line << " " << m.name << "=" << number(m.median) << " " << m.unit;
-      }
-      // The point's wall time, and how much of it built inputs and answers and ran the timed runs.
-      line << (skipped ? "  skipped" : verified ? "  ok" : "  FAILED") << "  ("
-           << number(std::chrono::duration<double>(SteadyClock::now() - point_start).count()) << " s: inputs "
-           << number(ctx.input_seconds()) << ", timed " << number(ctx.timed_seconds()) << "; elapsed "
-           << format_duration(elapsed) << ", ETA " << format_duration(eta) << ")";
-      std::cout << line.str() << std::endl;
-      if (!verified) std::cout << "    " << note << std::endl;
-      if (skipped && options.gpu) trim_device_pool();  // what the point did allocate goes back
-      if (!error.empty() && options.gpu && context_is_lost()) {
-        lost = true;
-        break;
-      }
-    }
-    file.finish(options, started, static_cast<int>(points.size()), failed_here, skipped_here);
-    if (lost) break;
-    for (auto it = cache.begin(); it != cache.end();) it = used.count(it->first) ? std::next(it) : cache.erase(it);
-    if (options.gpu) trim_device_pool();
+    break;
   }
-  drop_cache();
+  return out;
+}
+
+/// What the runner shares between an experiment's points.
+struct RunState {
+  const RunOptions& options;
+  std::string device;
+  cudaStream_t stream = nullptr;
+  std::optional<DeviceLimits> limits;
+  Estimates estimates;
+  ModuleCache cache;
+  Progress progress;
+  RunSummary& summary;
+};
+
+/// Runs one experiment's points into its result files. Returns false when the GPU context was lost
+/// (a sticky CUDA error): nothing after it can run.
+bool run_experiment(const Experiment& e, const std::vector<Point>& points, RunState& run) {
+  std::cout << "== " << e.paper << "/" << e.name << " (" << e.figure << "): " << e.description << "\n";
+  run.cache.begin(e.paper);
+  ResultFile file(run.options, e, run.device);
+  const std::string started = utc_timestamp();
+  int failed_here = 0, skipped_here = 0;
+  bool lost = false;
+  for (const Point& point : points) {
+    const auto point_start = SteadyClock::now();
+    PointOutcome out = run_point(e, point, run.options, run.stream, run.cache, run.limits ? &*run.limits : nullptr,
+                                 run.estimates);
+    const PointContext& ctx = *out.ctx;
+    const bool skipped = !out.skip.empty();
+    const bool verified = !skipped && out.error.empty() && ctx.verified();
+    std::string note = ctx.notes();
+    if (skipped) {
+      note = "skipped: " + out.skip;
+      ++run.summary.skipped;
+      ++skipped_here;
+      run.summary.skips.push_back(e.paper + "/" + e.name + " " + point.label() + ": " + out.skip);
+    } else if (!verified) {
+      const std::string why = !out.error.empty()       ? out.error
+                              : !ctx.failure().empty() ? ctx.failure()
+                                                       : "the point was not verified";
+      note = note.empty() ? "FAILED: " + why : note + "; FAILED: " + why;
+      ++run.summary.failed;
+      ++failed_here;
+      run.summary.failures.push_back(e.paper + "/" + e.name + " " + point.label() + ": " + why);
+    }
+    const double wall_s = std::chrono::duration<double>(SteadyClock::now() - point_start).count();
+    file.add(point, ctx, !verified ? "false" : ctx.sampled() ? "sampled" : "true", note,
+             run.options.effective_repetitions(), skipped ? "skipped" : verified ? "ok" : "failed", wall_s, out.peak);
+    std::cout << run.progress.line(e, point, ctx, skipped ? "skipped" : verified ? "ok" : "FAILED", wall_s) << std::endl;
+    if (!verified) std::cout << "    " << note << std::endl;
+    if (skipped && run.options.gpu) trim_device_pool();  // what the point did allocate goes back
+    if (!out.error.empty() && run.options.gpu && context_is_lost()) {
+      lost = true;
+      break;
+    }
+  }
+  file.finish(run.options, started, static_cast<int>(points.size()), failed_here, skipped_here);
+  if (!lost) run.cache.keep_used();
+  return !lost;
+}
+
+}  // namespace
+
+RunSummary run_experiments(const std::vector<const Experiment*>& experiments, const RunOptions& options) {
+  RunSummary summary;
+  const RunPlan plan = plan_run(experiments, options, summary);
+  if (summary.points == 0) return summary;
+  std::unique_ptr<Stream> stream;
+  if (options.gpu) stream = std::make_unique<Stream>();
+  RunState run{options,
+               options.gpu ? device_label() : std::string("cpu-only"),
+               stream ? stream->get() : nullptr,
+               limits_for(plan, options),
+               Estimates(options.reference_dir, options.full()),
+               ModuleCache(options.gpu),
+               Progress(summary.points, plan.total_weight),
+               summary};
+  for (const auto& [e, points] : plan.experiments) {
+    if (kept_by_resume(options, *e, run.device, summary)) {
+      run.progress.skip(points);
+      continue;
+    }
+    if (!run_experiment(*e, points, run)) break;
+  }
   return summary;
 }
 

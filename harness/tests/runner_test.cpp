@@ -5,12 +5,14 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <thread>
 
 #include "hashlab/common/memory.hpp"
 #include "hashlab/harness/estimates.hpp"
 #include "hashlab/harness/experiment.hpp"
+#include "hashlab/harness/probe.hpp"
 #include "hashlab/harness/runner.hpp"
 
 namespace hashlab::harness {
@@ -78,6 +80,41 @@ TEST_F(Runner, WritesOneCsvRowPerMetricInTheDocumentedSchema) {
   EXPECT_NE(lines[1].find("runner_test,passing,a,10,load_factor,0.5,work_time,"), std::string::npos) << lines[1];
   for (std::size_t i = 1; i < lines.size(); ++i) EXPECT_NE(lines[i].find(",true,cpu-only,"), std::string::npos) << lines[i];
   EXPECT_TRUE(std::filesystem::exists(out_ + "/runner_test/passing.json"));
+}
+
+TEST_F(Runner, ANamedAxisWritesItsValuesNamesAndTheSidecarItsModule) {
+  Experiment e = cpu_experiment("named", true);
+  e.plan = [](const RunOptions&) { return sweep_named({"a"}, {10}, "dataset", {"voxel_ball", "random"}); };
+  const RunSummary summary = run_experiments({&e}, options_);
+  EXPECT_EQ(summary.points, 2);
+  const auto lines = lines_of(out_ + "/runner_test/named.csv");
+  ASSERT_GE(lines.size(), 2u);
+  EXPECT_NE(lines[1].find("runner_test,named,a,10,dataset,voxel_ball,work_time,"), std::string::npos) << lines[1];
+  std::ifstream json(out_ + "/runner_test/named.json");
+  const std::string text((std::istreambuf_iterator<char>(json)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("\"module\": {"), std::string::npos) << text;
+  EXPECT_NE(text.find("\"name\": \"runner_test\""), std::string::npos) << text;
+}
+
+TEST_F(Runner, APointThatReadsTheLimitsWithoutSayingSoFailsClearly) {
+  Experiment e = cpu_experiment("limits", true);
+  e.run = [](PointContext& ctx) { ctx.report_value("copy", ctx.limits().copy_gbps, "GB/s"); };
+  const RunSummary summary = run_experiments({&e}, options_);
+  EXPECT_EQ(summary.failed, summary.points);
+  ASSERT_FALSE(summary.failures.empty());
+  EXPECT_NE(summary.failures.front().find("needs_limits"), std::string::npos) << summary.failures.front();
+}
+
+TEST(Point, ANamedValueLabelsThePointAndIsWrittenAsItsName) {
+  const auto points = sweep_named({"x", "y"}, {8}, "query", {"suppkey", "q18"});
+  ASSERT_EQ(points.size(), 4u);
+  EXPECT_EQ(points[2].variant, "x");
+  EXPECT_EQ(points[2].param_text, "q18");
+  EXPECT_EQ(points[2].param_value, 1);
+  EXPECT_EQ(points[2].value_text(), "q18");
+  EXPECT_EQ(points[2].label(), "x n=8 query=q18");
+  EXPECT_EQ((Point{"v", 8, "load_factor", 0.5}.value_text()), "0.5");
+  EXPECT_EQ((Point{"v", 8, "", 0}.value_text()), "");
 }
 
 // The cache outlives an experiment for the next one of the module that uses the same key; what

@@ -105,7 +105,7 @@ void run_fig4_7(PointContext& ctx) {
 }  // namespace
 
 harness::Experiment fig4_7_experiment() {
-  return make_experiment(
+  harness::Experiment e = make_experiment(
       "cuckoo", "fig4_7", "Fig. 4.7 (right)",
       "construction rate vs table size 1.05N..5N (4 functions) beside the cost model -m ln(1-N/m) T_unc + (m+N) T_coal",
       {"cuckoo"},
@@ -115,6 +115,8 @@ harness::Experiment fig4_7_experiment() {
         return sweep(v, {o.pick_size(1u << 24, k32M)}, "space_factor", o.full() ? full : quick);
       },
       run_fig4_7);
+  e.needs_limits = true;  // the cost model's (or the copy's) rates: the runner finds them once
+  return e;
 }
 
 }  // namespace hashlab::cuckoo::experiments

@@ -18,7 +18,7 @@
 namespace hashlab::cuckoo::experiments {
 namespace {
 
-// The datasets of the `hash_family` experiment (its param "dataset"): random keys (the control,
+// The datasets of the `hash_family` experiment (its named axis "dataset"): random keys (the control,
 // where neither family should matter), the sequence 0..N-1, and voxel keys of the chapter's
 // application (Fig. 4.1: occupied voxels of a 1024^3 grid, key = x | y << 10 | z << 20): the
 // surface of a sphere (a point cloud's shell) and a solid ball.
@@ -122,8 +122,9 @@ DatasetPairs& dataset_pairs(PointContext& ctx, Dataset d, std::uint64_t n) {
 // (evictions: how well the functions spread the items) and the chain statistics.
 void run_hash_family(PointContext& ctx) {
   const Point& pt = ctx.point();
-  const int code = static_cast<int>(pt.param_value);
-  if (code < 0 || code >= kDatasets) throw std::invalid_argument("hash_family: unknown dataset " + std::to_string(code));
+  int code = 0;
+  while (code < kDatasets && pt.param_text != dataset_name(static_cast<Dataset>(code))) ++code;
+  if (code == kDatasets) throw std::invalid_argument("hash_family: unknown dataset '" + pt.param_text + "'");
   const auto dataset = static_cast<Dataset>(code);
   auto& in = dataset_pairs(ctx, dataset, pt.n);
   CuckooConfig config = config_from(ctx.options(), 4, 1.25);
@@ -163,13 +164,13 @@ void run_hash_family(PointContext& ctx) {
 harness::Experiment hash_family_experiment() {
   return make_experiment(
       "cuckoo", "hash_family", "Section 4.3.1.1 (XOR vs multiplication)",
-      "failed attempts and exchanges per pair of the multiply and XOR hash families on random (0), sequential (1), "
-      "voxel-surface (2) and voxel-ball (3) keys, 1M pairs, 1.25N, 4 functions, 7 lg N, 100 attempts (400 full)",
+      "failed attempts and exchanges per pair of the multiply and XOR hash families on random, sequential, "
+      "voxel-surface and voxel-ball keys, 1M pairs, 1.25N, 4 functions, 7 lg N, 100 attempts (400 full)",
       {"multiply", "xor"},
       [](const RunOptions& o, const Variants& v) {
-        std::vector<double> datasets;
-        for (int d = 0; d < kDatasets; ++d) datasets.push_back(d);
-        return sweep(v, {o.pick_size(k1M, k1M)}, "dataset", datasets);
+        std::vector<std::string> datasets;  // a named axis: the CSVs name each dataset
+        for (int d = 0; d < kDatasets; ++d) datasets.push_back(dataset_name(static_cast<Dataset>(d)));
+        return harness::sweep_named(v, {o.pick_size(k1M, k1M)}, "dataset", datasets);
       },
       run_hash_family);
 }

@@ -49,9 +49,7 @@ CuckooConfig config_from(const RunOptions& o, int functions, double space) {
   return c;
 }
 
-const harness::DeviceLimits& device_limits(PointContext& ctx) {
-  return ctx.cached<harness::DeviceLimits>("limits", [&] { return harness::device_limits(ctx.options().out_dir); });
-}
+const harness::DeviceLimits& device_limits(PointContext& ctx) { return ctx.limits(); }
 
 CostModel model_of(PointContext& ctx) {
   const auto& limits = device_limits(ctx);

@@ -35,7 +35,8 @@ HashKind hash_option(const RunOptions& o);
 std::vector<double> multiplicities(const RunOptions& o);
 /// A table's configuration from the options: `functions` hash functions, `space` x N slots.
 CuckooConfig config_from(const RunOptions& o, int functions, double space);
-/// This GPU's measured limits (device.json in --out, else probed), read once per run.
+/// This GPU's measured limits, which the runner found once for the run (the experiment says
+/// needs_limits: device.json in --out, else the probe).
 const harness::DeviceLimits& device_limits(PointContext& ctx);
 /// Section 4.5.3's cost model with this GPU's measured access times.
 CostModel model_of(PointContext& ctx);

@@ -10,6 +10,7 @@ namespace hashlab::cuckoo::experiments {
 namespace {
 
 const harness::Registrar registrar([](harness::Registry& r) {
+  r.add_module({"cuckoo", "Alcantara et al., \"Building an Efficient Hash Table on the GPU\""});
   // The CLI checks both options (validate_with) before any experiment is planned.
   r.add_option({"cuckoo", "cuckoo-hash", "cuckoo hash functions: multiply (the chapter's, 32-bit), xor, multiply_exact",
                 "multiply", harness::validate_with("cuckoo-hash", hash_option)});

@@ -9,6 +9,7 @@ namespace hashlab::ega::experiments {
 namespace {
 
 const harness::Registrar registrar([](harness::Registry& r) {
+  r.add_module({"ega", "Wang, Shen, Lei, \"EGA: An Efficient GPU Accelerated Groupby Aggregation Algorithm\""});
   r.add_option({"ega", kBudgetOption,
                 "GPU memory MP-EGA may use (e.g. 2GiB, 512MiB; 'auto': data size / budget_ratio per point)", "auto",
                 [](const std::string& v) { parse_bytes(v); }});

@@ -11,6 +11,7 @@ namespace hashlab::hashgraph::experiments {
 namespace {
 
 const harness::Registrar registrar([](harness::Registry& r) {
+  r.add_module({"hashgraph", "Green et al., \"HashGraph: Scalable Hash Tables Using a Sparse Graph Data Structure\""});
   r.add_option({kPaper, "hashgraph-bins", "HashGraph V2's number of bins (section 3.3; Fig. 4 sweeps its own)",
                 std::to_string(kDefaultBins), harness::validate_with("hashgraph-bins", bins_option)});
 

@@ -7,6 +7,7 @@ namespace hashlab::pkpk::experiments {
 namespace {
 
 const harness::Registrar registrar([](harness::Registry& r) {
+  r.add_module({"pkpk_join", "Dash, \"Parallel Pk-Pk Join Algorithm Using GPU Servers\""});
   r.add_experiment(profile_experiment());
   r.add_experiment(scaling_experiment());
   r.add_experiment(match_rate_experiment());

@@ -6,6 +6,7 @@ namespace hashlab::rapids::experiments {
 namespace {
 
 const harness::Registrar registrar([](harness::Registry& r) {
+  r.add_module({"rapids_groupby", "Chen, Cui, Kiran, Patterson, \"Rapids Group-by GPU Hash Based Implementation\""});
   r.add_experiment(fig2_verification());
   r.add_experiment(fig3_table_size());
   r.add_experiment(fig4a_rows_100_keys());

@@ -6,15 +6,16 @@
 // <dir>/sf<SF>/orders/<column>.npy, every column uint32 ('<u4'): keys as generated, l_returnflag
 // and l_linestatus as dictionary codes, the decimals in hundredths.
 //
-// A point's query is its parameter: param_name "query" for TPC-H's own columns (the value is the
-// id below), "uniform" for the same group-by with the key column replaced by the shared
-// generator's uniform keys of the same number of distinct keys (the value names the query copied).
+// A point's query is its parameter, a named axis: param_name "query" for TPC-H's own columns (the
+// value is the query's name below; its id the number behind it), "uniform" for the same group-by
+// with the key column replaced by the shared generator's uniform keys of the same number of
+// distinct keys (the value names the query copied).
 //
-//   query 1   Q1's shape: group by (l_returnflag, l_linestatus)         4 groups, two key columns
-//   query 2   group by l_suppkey                                        10,000 groups per unit of SF
-//   query 3   group by l_partkey                                        200,000 groups per unit of SF
-//   query 4   group by l_orderkey                                       1,500,000 groups per unit of SF
-//   query 18  Q18's shape: orders Pk-Pk join (lineitem grouped by l_orderkey)
+//   q1        (id 1)  Q1's shape: group by (l_returnflag, l_linestatus)   4 groups, two key columns
+//   suppkey   (id 2)  group by l_suppkey                                  10,000 groups per unit of SF
+//   partkey   (id 3)  group by l_partkey                                  200,000 groups per unit of SF
+//   orderkey  (id 4)  group by l_orderkey                                 1,500,000 groups per unit of SF
+//   q18       (id 18) Q18's shape: orders Pk-Pk join (lineitem grouped by l_orderkey)
 // Every group-by computes sum, count, min and max of l_quantity and l_extendedprice.
 #pragma once
 

@@ -33,7 +33,7 @@ class Estimates {
   const std::string& dir() const { return dir_; }
 
  private:
-  using Key = std::tuple<std::string, std::string, double>;  // variant, param_name, param_value
+  using Key = std::tuple<std::string, std::string, std::string>;  // variant, param_name, param_value as written
   using Sizes = std::map<std::uint64_t, Estimate>;             // by n
   const std::map<Key, Sizes>& load(const Experiment& e);
 

@@ -8,6 +8,7 @@
 //         "cuckoo", "fig4_4", "Fig. 4.4", "build and retrieval rates vs N", {"cuckoo_1.25N", "sorted_array"},
 //         [](const RunOptions& o, const Variants& v) { return sweep(v, o.pick_sizes({1u << 20}, {1u << 27})); },
 //         run_fig4_4));
+//     r.add_module({"cuckoo", "Alcantara et al., \"Building an Efficient Hash Table on the GPU\""});
 //     r.add_demo({"cuckoo", "12 keys into a 15-slot table, traced", /*needs_gpu=*/false, run_demo});
 //   });
 //   }
@@ -30,6 +31,8 @@
 #include "hashlab/harness/timing.hpp"
 
 namespace hashlab::harness {
+
+struct DeviceLimits;  // probe.hpp
 
 enum class Profile { kQuick, kFull };
 
@@ -74,13 +77,18 @@ struct RunOptions {
   static constexpr double kLongRunMs = 250;
 };
 
-/// One point of a sweep: a variant at a size and (optionally) one more swept parameter.
+/// One point of a sweep: a variant at a size and (optionally) one more swept parameter, a number
+/// ("load_factor" 0.8) or a name ("dataset" "voxel ball": a named axis, whose value the result
+/// files write as its name).
 struct Point {
   std::string variant;
   std::uint64_t n = 0;
   std::string param_name;  // e.g. "load_factor", "multiplicity"; empty when only n is swept
-  double param_value = 0;
+  double param_value = 0;  // the number; on a named axis, the name's position in the axis' list
+  std::string param_text = "";  // on a named axis, the value's name; empty on a numeric axis
   std::string label() const;
+  /// The parameter's value as the result files write it: its name, or the number.
+  std::string value_text() const;
 };
 
 /// The points of a plain sweep: every size x every value of `param` x every variant, in that
@@ -88,6 +96,10 @@ struct Point {
 /// Without `param` only the sizes are swept.
 std::vector<Point> sweep(const std::vector<std::string>& variants, const std::vector<std::uint64_t>& sizes,
                          const std::string& param = "", const std::vector<double>& values = {0});
+/// The same over a named axis: each point's param_text is one of `names`, its param_value the
+/// name's position in the list.
+std::vector<Point> sweep_named(const std::vector<std::string>& variants, const std::vector<std::uint64_t>& sizes,
+                               const std::string& param, const std::vector<std::string>& names);
 
 /// Thrown by a point that cannot run on this machine for a reason of its own (its input data are
 /// not there, say): the runner records the point as `skipped`, not FAILED, with what() as the
@@ -118,6 +130,10 @@ class PointContext {
 
   const Point& point() const { return point_; }
   const RunOptions& options() const { return options_; }
+  /// This GPU's measured limits, which the runner found once for the run (an experiment that reads
+  /// them says so: Experiment::needs_limits). std::logic_error when the runner handed none.
+  const DeviceLimits& limits() const;
+  void set_limits(const DeviceLimits* limits) { limits_ = limits; }
   cudaStream_t stream() const { return stream_; }
   std::uint64_t seed() const { return options_.seed; }
 
@@ -209,6 +225,7 @@ class PointContext {
   cudaStream_t stream_;
   std::map<std::string, std::any>& cache_;
   std::set<std::string>* used_;
+  const DeviceLimits* limits_ = nullptr;
   std::vector<Metric> metrics_;
   int verify_calls_ = 0;
   bool all_ok_ = true;
@@ -227,6 +244,9 @@ struct Experiment {
   std::string figure;         // what it reproduces, in the paper's words: "Fig. 4.4"
   std::string description;    // one line
   bool needs_gpu = true;
+  /// Whether its points read this GPU's measured limits (PointContext::limits): the runner then
+  /// finds them once per run (device.json, or the probe) and hands them to every point.
+  bool needs_limits = false;
   std::vector<std::string> variants;
   std::function<std::vector<Point>(const RunOptions&)> plan;
   std::function<void(PointContext&)> run;
@@ -277,15 +297,33 @@ struct ModuleOption {
   std::function<void(const std::string&)> validate;
 };
 
+/// A module: its name, what it is (a paper's citation, or what the module compares), and its
+/// folder in the source tree ("papers/cuckoo"; the program's build says which).
+struct Module {
+  std::string name;
+  std::string title;
+  std::string folder = "";  // set from the build (Registry::set_module_folders)
+};
+
 class Registry {
  public:
   static Registry& instance();
 
+  /// A module's title (its register.cpp); a module that registers experiments without one is
+  /// titled by its name.
+  void add_module(Module module);
   void add_experiment(Experiment experiment);
   void add_demo(Demo demo);
   void add_option(ModuleOption option);
+  /// The modules' order and folders, from the program's build (CMakeLists.txt's HASHLAB_MODULES):
+  /// (name, folder) pairs. A module not named there comes after them, by name.
+  void set_module_folders(const std::vector<std::pair<std::string, std::string>>& folders);
 
-  /// Papers in registration-independent (alphabetical) order, "compare" last.
+  /// Every module that registered something, in the build's order.
+  std::vector<Module> modules() const;
+  /// The module called `name` (its name as title when it gave none).
+  Module module(const std::string& name) const;
+  /// The modules' names, in that order.
   std::vector<std::string> papers() const;
   std::vector<const Experiment*> experiments(const std::string& paper) const;
   const Experiment* find(const std::string& paper, const std::string& name) const;
@@ -293,6 +331,8 @@ class Registry {
   const std::vector<ModuleOption>& options() const { return options_; }
 
  private:
+  std::vector<Module> modules_;
+  std::vector<std::pair<std::string, std::string>> folders_;
   std::vector<std::unique_ptr<Experiment>> experiments_;
   std::vector<Demo> demos_;
   std::vector<ModuleOption> options_;

@@ -46,8 +46,5 @@ void write_device_limits(const DeviceLimits& limits, const std::string& path);
 /// Reads `<out_dir>/device.json` if `hashlab probe` wrote one for this device; else nothing.
 std::optional<DeviceLimits> load_device_limits(const std::string& out_dir);
 
-/// Loads the limits, probing (and writing `<out_dir>/device.json`) if none are stored for the
-/// current device.
-DeviceLimits device_limits(const std::string& out_dir);
 
 }  // namespace hashlab::harness
