@@ -125,9 +125,13 @@ TEST_F(GroupByEntries, RapidsEverySamplingOnIntegersAndReals) {
   const std::size_t n = 40000;
   const Owned a(gen::generate_keys_host(gen::KeySpec::uniform(40), 21, n), stream_);
   const Owned b(gen::generate_keys_host(gen::KeySpec::uniform(3), 22, n), stream_);
+  // RAPIDS aggregates int32 or float64 values: the integers stay inside int32 (the keys do not).
   std::vector<double> reals(n);
-  for (std::size_t i = 0; i < n; ++i) reals[i] = static_cast<double>(a.host[i] % 1000) / 8;
-  const std::vector<std::int64_t> ints(a.host.begin(), a.host.end());
+  std::vector<std::int64_t> ints(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    reals[i] = static_cast<double>(a.host[i] % 1000) / 8;
+    ints[i] = static_cast<std::int64_t>(a.host[i] % 2000000) - 1000000;
+  }
   for (bool real : {false, true}) {
     GroupByInput in;
     in.keys = {a.column(Where::kHost, "a"), b.column(Where::kDevice, "b")};
