@@ -25,9 +25,9 @@ set_property(GLOBAL PROPERTY HASHLAB_EXPERIMENT_TARGETS "")
 set_property(GLOBAL PROPERTY HASHLAB_LIBRARY_TARGETS "")
 
 # hashlab_add_tests(<name> <sources...> LIBS <libs...> [WORKING_DIRECTORY <dir>]): one GoogleTest
-# binary <name>_tests, each test its own CTest entry, built only with HASHLAB_BUILD_TESTS. GPU tests
-# call GTEST_SKIP() without a device; CTest shows them as skipped (not passed) through the skip
-# pattern.
+# binary <name>_tests, built only with HASHLAB_BUILD_TESTS, and one CTest entry per suite of it
+# (cmake/discover_suites.cmake). GPU tests call GTEST_SKIP() without a device; a suite whose every
+# test skipped exits with 77 (common/testing/main.cpp), which CTest shows as skipped, not passed.
 #
 # Tests run in parallel (`make test`: ctest -j), all on the one GPU. Two kinds of suite must not
 # share it, and carry ctest's RUN_SERIAL, so that each runs alone whatever -j says
@@ -35,7 +35,7 @@ set_property(GLOBAL PROPERTY HASHLAB_LIBRARY_TARGETS "")
 #   *Large       GBs of device memory each (parallel ones would run each other out of memory);
 #   *Exclusive   reads or changes what the whole device shares: cudaMemGetInfo's free memory, the
 #                pool's blocks against it, the rates `hashlab probe` measures.
-set(HASHLAB_SERIAL_SUITES "*Large.*:*Exclusive.*")
+set(HASHLAB_CMAKE_DIR ${CMAKE_CURRENT_LIST_DIR})
 function(hashlab_add_tests name)
   cmake_parse_arguments(ARG "" "WORKING_DIRECTORY" "LIBS" ${ARGN})
   if(NOT HASHLAB_BUILD_TESTS OR NOT ARG_UNPARSED_ARGUMENTS)
@@ -44,29 +44,21 @@ function(hashlab_add_tests name)
   set(target ${name}_tests)
   add_executable(${target} ${ARG_UNPARSED_ARGUMENTS})
   hashlab_compile_options(${target})
-  target_link_libraries(${target} PRIVATE ${ARG_LIBS} hashlab_testing GTest::gtest_main)
+  target_link_libraries(${target} PRIVATE ${ARG_LIBS} hashlab_testing hashlab_test_main)
   if(NOT ARG_WORKING_DIRECTORY)
     set(ARG_WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
   endif()
-  # gtest prints "[  SKIPPED ]"; the pattern avoids brackets, which newer CMake versions mangle
-  # inside the generated discovery script.
-  gtest_discover_tests(${target}
-    DISCOVERY_MODE PRE_TEST
-    DISCOVERY_TIMEOUT 60
-    WORKING_DIRECTORY ${ARG_WORKING_DIRECTORY}
-    TEST_FILTER "*-${HASHLAB_SERIAL_SUITES}"
-    PROPERTIES SKIP_REGULAR_EXPRESSION "  SKIPPED "
-               LABELS ${name}
-               ENVIRONMENT "HASHLAB_BINARY_DIR=${PROJECT_BINARY_DIR}")
-  gtest_discover_tests(${target}
-    DISCOVERY_MODE PRE_TEST
-    DISCOVERY_TIMEOUT 60
-    WORKING_DIRECTORY ${ARG_WORKING_DIRECTORY}
-    TEST_FILTER "${HASHLAB_SERIAL_SUITES}"
-    PROPERTIES SKIP_REGULAR_EXPRESSION "  SKIPPED "
-               LABELS ${name}
-               RUN_SERIAL TRUE
-               ENVIRONMENT "HASHLAB_BINARY_DIR=${PROJECT_BINARY_DIR}")
+  # One ctest entry per suite, found when ctest runs (cmake/discover_suites.cmake says why).
+  set(include_file "${CMAKE_CURRENT_BINARY_DIR}/${target}_suites.cmake")
+  file(GENERATE OUTPUT "${include_file}" CONTENT
+"set(binary \"$<TARGET_FILE:${target}>\")
+set(target \"${target}\")
+set(workdir \"${ARG_WORKING_DIRECTORY}\")
+set(label \"${name}\")
+set(environment \"HASHLAB_BINARY_DIR=${PROJECT_BINARY_DIR}\")
+include(\"${HASHLAB_CMAKE_DIR}/discover_suites.cmake\")
+")
+  set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${include_file}")
 endfunction()
 
 # hashlab_add_library(<name> [SOURCES <files...>] [TESTS <files...>] [LIBS <libs...>]
