@@ -252,6 +252,20 @@ void require_no_key(const Column& keys, std::uint32_t sentinel, const std::strin
     refuse("the device column holds ");
 }
 
+void require_no_nan(const Column& column, const std::string& who, const cudaStream_t* stream) {
+  if (!is_real(column) || column.rows == 0) return;
+  std::size_t row = column.rows;
+  if (column.host != nullptr) {
+    const auto* v = static_cast<const double*>(column.host);
+    row = static_cast<std::size_t>(std::find_if(v, v + column.rows, [](double x) { return std::isnan(x); }) - v);
+  } else if (stream != nullptr && column.device != nullptr) {
+    row = device_first_nan(static_cast<const double*>(column.device), column.rows, *stream);
+  }
+  if (row < column.rows)
+    throw std::invalid_argument(column.label() + ": row " + std::to_string(row) + " is NaN; " + who +
+                                " has no null values (drop or fill those rows first)");
+}
+
 bool find_repeat(const std::uint32_t* keys, std::size_t n, std::uint32_t& key, std::size_t& row_a, std::size_t& row_b) {
   std::vector<std::uint32_t> order(n);
   std::iota(order.begin(), order.end(), 0u);

@@ -73,6 +73,14 @@ void require_no_key(const Column& keys, std::uint32_t sentinel, const std::strin
 /// The largest value of a device uint32 column (synchronises).
 std::uint32_t device_max(const std::uint32_t* values, std::size_t n, cudaStream_t stream);
 
+/// std::invalid_argument "<source>: row <r> is NaN; <who> has no null values ..." for the first
+/// NaN of a float64 column: the host copy scanned when there is one, else the device copy when a
+/// stream is given (one pass on the device, the first NaN's row read back: synchronises). Other
+/// types and a device-only column without a stream (an entry's check()) are not read.
+void require_no_nan(const Column& column, const std::string& who, const cudaStream_t* stream);
+/// The first row of a device float64 column that holds a NaN, n when none (synchronises).
+std::size_t device_first_nan(const double* values, std::size_t n, cudaStream_t stream);
+
 /// The first repeated key of a host column, if any: true and the key and its two rows.
 bool find_repeat(const std::uint32_t* keys, std::size_t n, std::uint32_t& key, std::size_t& row_a, std::size_t& row_b);
 /// std::invalid_argument "<source>: key K appears at rows A and B; <why>" for a repeated key of a

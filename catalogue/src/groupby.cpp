@@ -27,9 +27,10 @@ using harness::Clock;
 
 // ---- the input's shape, shared by every entry --------------------------------------------------
 
-/// Throws std::invalid_argument when the columns do not form a table, or the entry cannot group
-/// by this many key columns.
-void check_table(const GroupByEntry& entry, const GroupByInput& input) {
+/// Throws std::invalid_argument when the columns do not form a table, the entry cannot group by
+/// this many key columns, or a float64 column holds a NaN (no group-by has null values: host
+/// columns always, device-only ones when `stream` is given, as make() gives it).
+void check_table(const GroupByEntry& entry, const GroupByInput& input, const cudaStream_t* stream) {
   if (input.keys.empty()) throw std::invalid_argument(entry.name + ": no key column given");
   if (input.values.empty()) throw std::invalid_argument(entry.name + ": no value column given");
   if (input.aggregations.empty()) throw std::invalid_argument(entry.name + ": no aggregation given");
@@ -39,6 +40,7 @@ void check_table(const GroupByEntry& entry, const GroupByInput& input) {
     detail::require_keys(k, entry.name);
   }
   for (const auto& v : input.values) detail::require_rows(v, first.rows, first);
+  for (const auto& v : input.values) detail::require_no_nan(v, entry.name, stream);
   if (input.rows() == 0) throw std::invalid_argument(first.label() + ": no rows");
   if (static_cast<int>(input.keys.size()) > entry.max_key_columns)
     throw std::invalid_argument(
@@ -259,8 +261,9 @@ class RapidsGroupBy final : public GroupBy {
   rapids::DeviceGroups groups_;
 };
 
-void check_rapids(const GroupByEntry& entry, const GroupByInput& input, const Options& options) {
-  check_table(entry, input);
+void check_rapids(const GroupByEntry& entry, const GroupByInput& input, const Options& options,
+                  const cudaStream_t* stream) {
+  check_table(entry, input, stream);
   const OptionReader o(entry.name, entry.options, options);
   parse_sampling(o);
   if (!(o.number(kTableFactorOption) > 0)) o.refuse(kTableFactorOption, "must be positive");
@@ -275,7 +278,7 @@ void check_rapids(const GroupByEntry& entry, const GroupByInput& input, const Op
 
 std::unique_ptr<GroupBy> make_rapids(const GroupByEntry& entry, const GroupByInput& input, const Options& options,
                                      cudaStream_t stream) {
-  entry.check(input, options);
+  check_rapids(entry, input, options, &stream);
   const OptionReader o(entry.name, entry.options, options);
   if (detail::is_real(input.values.front())) return std::make_unique<RapidsGroupBy<double>>(input, o, stream);
   return std::make_unique<RapidsGroupBy<std::int32_t>>(input, o, stream);
@@ -408,7 +411,7 @@ class EgaGroupBy final : public DevicePasses {
 
 /// `stream`: where make() checks device-only columns; check() passes none and reads host columns only.
 void check_ega(const GroupByEntry& entry, const GroupByInput& input, const Options& options, const cudaStream_t* stream) {
-  check_table(entry, input);
+  check_table(entry, input, stream);
   const OptionReader o(entry.name, entry.options, options);
   if (!(o.number(kLengthFactorOption) >= 1))
     o.refuse(kLengthFactorOption, "at least 1 (L = length_factor x rows; the buffers hold every row)");
@@ -468,7 +471,7 @@ class BaselineGroupBy final : public DevicePasses {
 
 void check_baseline(const GroupByEntry& entry, const GroupByInput& input, const Options& options,
                     const cudaStream_t* stream) {
-  check_table(entry, input);
+  check_table(entry, input, stream);
   const OptionReader o(entry.name, entry.options, options);
   check_uint32_values(entry, input);
   if (entry.name == "hash") {
@@ -569,7 +572,7 @@ class MpEgaGroupBy final : public HostPasses {
 
 void check_mp_ega(const GroupByEntry& entry, const GroupByInput& input, const Options& options,
                   const cudaStream_t* stream) {
-  check_table(entry, input);
+  check_table(entry, input, stream);
   const OptionReader o(entry.name, entry.options, options);
   check_uint32_values(entry, input);
   detail::require_no_key(input.keys.front(), kEmptyKey, "--algo mp_ega", "rapids, sort or cpu", stream);
@@ -630,10 +633,17 @@ class CpuGroupBy final : public HostPasses {
   std::vector<HostValues> values_;
 };
 
-void check_cpu(const GroupByEntry& entry, const GroupByInput& input, const Options& options) {
-  check_table(entry, input);
+void check_cpu(const GroupByEntry& entry, const GroupByInput& input, const Options& options,
+               const cudaStream_t* stream) {
+  check_table(entry, input, stream);
   const OptionReader o(entry.name, entry.options, options);
   if (o.integer(kThreadsOption) < 0) o.refuse(kThreadsOption, "at least 0 (0: all cores)");
+}
+
+void check_cpu_stl(const GroupByEntry& entry, const GroupByInput& input, const Options& options,
+                   const cudaStream_t* stream) {
+  check_table(entry, input, stream);
+  OptionReader(entry.name, entry.options, options);
 }
 
 /// The references' own group-by (an STL hash map per value column, every aggregation of it in one
@@ -770,7 +780,7 @@ std::vector<GroupByEntry> make_entries() {
   for (auto& e : entries) {
     const std::string name = e.name;
     if (name == "rapids") {
-      e.check = [](const GroupByInput& in, const Options& o) { check_rapids(groupby_entry("rapids"), in, o); };
+      e.check = [](const GroupByInput& in, const Options& o) { check_rapids(groupby_entry("rapids"), in, o, nullptr); };
       e.make = [](const GroupByInput& in, const Options& o, cudaStream_t s) {
         return make_rapids(groupby_entry("rapids"), in, o, s);
       };
@@ -791,20 +801,16 @@ std::vector<GroupByEntry> make_entries() {
         return make_baseline(groupby_entry(name), in, o, s);
       };
     } else if (name == "cpu") {
-      e.check = [](const GroupByInput& in, const Options& o) { check_cpu(groupby_entry("cpu"), in, o); };
+      e.check = [](const GroupByInput& in, const Options& o) { check_cpu(groupby_entry("cpu"), in, o, nullptr); };
       e.make = [](const GroupByInput& in, const Options& o, cudaStream_t s) -> std::unique_ptr<GroupBy> {
         const GroupByEntry& entry = groupby_entry("cpu");
-        check_cpu(entry, in, o);
+        check_cpu(entry, in, o, &s);
         return std::make_unique<CpuGroupBy>(in, OptionReader(entry.name, entry.options, o), s);
       };
     } else {
-      e.check = [](const GroupByInput& in, const Options& o) {
-        const GroupByEntry& entry = groupby_entry("cpu_stl");
-        check_table(entry, in);
-        OptionReader(entry.name, entry.options, o);
-      };
+      e.check = [](const GroupByInput& in, const Options& o) { check_cpu_stl(groupby_entry("cpu_stl"), in, o, nullptr); };
       e.make = [](const GroupByInput& in, const Options& o, cudaStream_t s) -> std::unique_ptr<GroupBy> {
-        groupby_entry("cpu_stl").check(in, o);
+        check_cpu_stl(groupby_entry("cpu_stl"), in, o, &s);
         return std::make_unique<CpuStlGroupBy>(in, s);
       };
     }

@@ -2,6 +2,7 @@
 // cannot take (without running it), and the CPU algorithms against the references.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -176,6 +177,25 @@ TEST(GroupByChecks, EachEntryRefusesWhatItCannotHoldNamingTheColumnAndRow) {
   groupby_entry("cpu_stl").check(two_keys, {});
   two_keys.keys.push_back(Column::on_host(two, "short"));
   EXPECT_INVALID(groupby_entry("rapids").check(two_keys, {}), "short: 2 rows, but k.npy has 5");
+}
+
+// No group-by has null values: a NaN is refused by every entry's check and make, naming its row,
+// before any algorithm reads it (entries_gpu_test.cu: the same for a device-only column).
+TEST(GroupByChecks, ANaNIsRefusedNamingItsRow) {
+  const std::vector<std::uint32_t> keys = {1, 2, 3, 4, 5};
+  std::vector<double> reals = {0.5, 1.5, 2.5, 3.5, 4.5};
+  GroupByInput in;
+  in.keys = {Column::on_host(keys, "k")};
+  in.values = {Column::on_host(reals, "r")};
+  in.values.front().source = "r.npy";
+  for (const auto& entry : groupby_entries()) {
+    SCOPED_TRACE(entry.name);
+    reals[3] = std::nan("");
+    EXPECT_INVALID(entry.check(in, {}), "r.npy: row 3 is NaN; " + entry.name + " has no null values");
+    if (!entry.needs_gpu) EXPECT_INVALID(entry.make(in, {}, nullptr), "r.npy: row 3 is NaN");
+    reals[3] = 3.5;
+    if (!entry.needs_gpu) run_once(entry, in);  // the same column without the NaN is taken
+  }
 }
 
 TEST(GroupByChecks, OptionsAreTheEntrysOwnAndInRange) {

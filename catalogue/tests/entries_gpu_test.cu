@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <stdexcept>
 #include <vector>
@@ -192,6 +193,34 @@ TEST_F(GroupByEntries, ADeviceColumnOfAnotherTypeOrTheEmptyKeyIsRefused) {
   const Owned v(std::vector<std::uint32_t>(10, 2), stream_);
   in.values = {v.column(Where::kDevice, "v")};
   EXPECT_THROW(groupby_entry("sp_ega").make(in, {}, stream_), std::invalid_argument);  // found on the device
+}
+
+// A device-only float64 column gets the host column's NaN check, on the device, before any
+// algorithm reads it; the same column without the NaN is taken.
+TEST_F(GroupByEntries, ADeviceNaNIsRefusedNamingItsRow) {
+  const std::size_t n = 5000;
+  const Owned keys(gen::generate_keys_host(gen::KeySpec::uniform(50), 33, n), stream_);
+  std::vector<double> reals(n, 1.25);
+  reals[4321] = std::nan("");
+  DeviceBuffer<double> with_nan = to_device(reals, stream_);
+  reals[4321] = 1.25;
+  DeviceBuffer<double> clean = to_device(reals, stream_);
+  HASHLAB_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  GroupByInput in;
+  in.keys = {keys.column(Where::kDevice, "k")};
+  for (const char* name : {"rapids", "cpu", "cpu_stl"}) {
+    in.values = {Column::on_device(with_nan.data(), n, "r")};
+    try {
+      groupby_entry(name).make(in, {}, stream_);
+      ADD_FAILURE() << name << " took a NaN";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("r: row 4321 is NaN"), std::string::npos) << e.what();
+    }
+    in.values = {Column::on_device(clean.data(), n, "r")};
+    auto g = groupby_entry(name).make(in, {}, stream_);
+    g->run(stream_);
+    EXPECT_EQ(reference::compare(oracle_groupby(in), g->result(stream_), 1e-12), "") << name;
+  }
 }
 
 // ---- joins ---------------------------------------------------------------------------------------

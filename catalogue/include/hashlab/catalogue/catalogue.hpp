@@ -25,6 +25,9 @@
 //   cat::Statistics stats = groupby->statistics(stream.get());              // named numbers and arrays
 //   for (const std::string& w : groupby->warnings()) std::cerr << w << "\n";  // a degraded run says so
 //
+// A float64 column holding a NaN is refused by every group-by (no null values), naming the row: a
+// host column by check(), a device-only one by make() on the device.
+//
 // Errors: std::invalid_argument for input an entry does not take (or an unknown name or option);
 // hashlab::OutOfDeviceMemory when its buffers do not fit the GPU.
 #pragma once
