@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "detail.hpp"
+#include "device_answers.hpp"
 #include "hashlab/baselines/groupby.hpp"
 #include "hashlab/common/cuda_check.hpp"
 #include "hashlab/common/memory.hpp"
@@ -154,7 +155,7 @@ template <class V>
 class RapidsGroupBy final : public GroupBy {
  public:
   RapidsGroupBy(const GroupByInput& input, const OptionReader& o, cudaStream_t stream)
-      : rows_(input.rows()), key_columns_(static_cast<int>(input.keys.size())) {
+      : rows_(input.rows()), key_columns_(static_cast<int>(input.keys.size())), value_columns_(input.values.size()) {
     options_.sampling = parse_sampling(o);
     options_.table_factor = o.number(kTableFactorOption);
     if (options_.sampling == rapids::Sampling::kNone)  // no prediction: table_factor slots per row
@@ -191,6 +192,32 @@ class RapidsGroupBy final : public GroupBy {
   }
   void run(cudaStream_t stream) override { groups_ = groupby_.aggregate(view(), ops_, options_, stream); }
   reference::GroupByResult result(cudaStream_t stream) override { return groups_.to_reference(stream); }
+  /// The table's groups sorted by key tuple on the device, every output column gathered in that order.
+  std::optional<DeviceGroupByResult> device_result(cudaStream_t stream) override {
+    DeviceGroupByResult out;
+    out.groups = groups_.groups;
+    std::vector<const std::uint32_t*> columns;
+    for (int c = 0; c < groups_.key_columns; ++c) columns.push_back(groups_.keys.data() + c * out.groups);
+    const auto order = detail::sort_order(columns, out.groups, stream);
+    for (const std::uint32_t* c : columns) out.keys.push_back(detail::gather(c, order.data(), out.groups, stream));
+    for (const auto& column : groups_.columns) {
+      DeviceGroupByResult::Aggregate a;
+      a.op = column.op;
+      a.exact = !column.exact.empty() || column.real.empty();
+      if (a.exact) a.exact_values = detail::gather(column.exact.data(), order.data(), out.groups, stream);
+      else a.real_values = detail::gather(column.real.data(), order.data(), out.groups, stream);
+      out.aggregates.push_back(std::move(a));
+    }
+    return out;
+  }
+  /// The key columns, then each value column's first column of the value matrix (or itself).
+  std::vector<const void*> device_inputs() const override {
+    std::vector<const void*> out;
+    for (int c = 0; c < key_columns_; ++c) out.push_back(keys_ + c * rows_);
+    const std::size_t per_value = ops_.size() / value_columns_;
+    for (std::size_t v = 0; v < value_columns_; ++v) out.push_back(values_ + v * per_value * rows_);
+    return out;
+  }
   Statistics statistics(cudaStream_t, bool) override {
     const auto& s = groupby_.stats();
     return {{{"predicted_groups", s.predicted_cardinality, "groups"},
@@ -250,6 +277,7 @@ class RapidsGroupBy final : public GroupBy {
   }
   std::size_t rows_;
   int key_columns_;
+  std::size_t value_columns_;
   std::vector<Aggregation> ops_;
   const std::uint32_t* keys_ = nullptr;
   const V* values_ = nullptr;
@@ -311,6 +339,69 @@ class DevicePasses : public GroupBy {
       results.push_back(baseline::groups_to_reference(outputs_[p].key_view, outputs_[p].aggregate_view, outputs_[p].count,
                                                       passes_[p].op, stream));
     return assemble(input_, passes_, std::move(results));
+  }
+  /// assemble() on the device: each pass's groups sorted by key, the passes' keys compared, the
+  /// output columns taken from the passes (a mean divided from its sum and count).
+  std::optional<DeviceGroupByResult> device_result(cudaStream_t stream) override {
+    if (passes_.empty()) throw std::logic_error("group-by: no passes");
+    DeviceGroupByResult out;
+    out.groups = outputs_.front().count;
+    std::vector<DeviceBuffer<std::int64_t>> sorted(passes_.size());
+    std::vector<int> uses(passes_.size(), 0);
+    DeviceBuffer<std::uint32_t> keys;
+    for (std::size_t p = 0; p < passes_.size(); ++p) {
+      const PassGroups& g = outputs_[p];
+      if (g.count != out.groups) throw std::runtime_error("group-by: the passes found different groups");
+      const auto order = detail::sort_order({g.key_view}, g.count, stream);
+      auto pass_keys = detail::gather(g.key_view, order.data(), g.count, stream);
+      // The 64-bit aggregates as int64: the same bits (every sum of 32-bit values, count, min and
+      // max is below 2^63), as groups_to_reference reads them.
+      sorted[p] = detail::gather(reinterpret_cast<const std::int64_t*>(g.aggregate_view), order.data(), g.count, stream);
+      if (p == 0) keys = std::move(pass_keys);
+      else if (detail::differ(keys.data(), pass_keys.data(), g.count, stream))
+        throw std::runtime_error("group-by: the passes found different groups");
+    }
+    out.keys.push_back(std::move(keys));
+    const auto pass_of = [&](std::size_t v, Aggregation op) {
+      for (std::size_t p = 0; p < passes_.size(); ++p)
+        if (passes_[p].op == op && (op == Aggregation::kCount || passes_[p].value == v)) return p;
+      throw std::logic_error("group-by: a pass is missing");
+    };
+    // The means first (they read the sum and count passes, which the columns below may take over).
+    std::vector<DeviceBuffer<double>> means(input_.values.size());
+    std::vector<int> mean_uses(input_.values.size(), 0);
+    for (std::size_t v = 0; v < input_.values.size(); ++v)
+      for (Aggregation a : input_.aggregations) {
+        if (a != Aggregation::kMean) {
+          ++uses[pass_of(v, a)];
+        } else if (mean_uses[v]++ == 0) {
+          means[v] = detail::divide(sorted[pass_of(v, Aggregation::kSum)].data(),
+                                    sorted[pass_of(v, Aggregation::kCount)].data(), out.groups, stream);
+        }
+      }
+    // A column read by one output is handed over; one read by several is copied for each but the last.
+    const auto take = [&](auto& buffer, int& remaining) {
+      return --remaining == 0 ? std::move(buffer) : detail::copy_of(buffer.data(), out.groups, stream);
+    };
+    for (std::size_t v = 0; v < input_.values.size(); ++v)
+      for (Aggregation a : input_.aggregations) {
+        DeviceGroupByResult::Aggregate column;
+        column.op = a;
+        column.exact = a != Aggregation::kMean;
+        if (column.exact) {
+          const std::size_t p = pass_of(v, a);
+          column.exact_values = take(sorted[p], uses[p]);
+        } else {
+          column.real_values = take(means[v], mean_uses[v]);
+        }
+        out.aggregates.push_back(std::move(column));
+      }
+    return out;
+  }
+  std::vector<const void*> device_inputs() const override {
+    std::vector<const void*> out{keys_};
+    out.insert(out.end(), values_.begin(), values_.end());
+    return out;
   }
 
  protected:

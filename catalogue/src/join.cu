@@ -89,6 +89,7 @@ class DeviceJoin : public Join {
     return rows;
   }
   const pkpk::JoinedRows* device_rows() const override { return &rows_; }
+  std::vector<const void*> device_inputs() const override { return {r_.keys, r_.values, s_.keys, s_.values}; }
   Statistics statistics(cudaStream_t, bool) override {
     Statistics s;
     s.numbers.push_back({"rows_out", static_cast<double>(rows_.size), "rows"});

@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "detail.hpp"
+#include "device_answers.hpp"
 #include "hashlab/baselines/linear_probing.hpp"
 #include "hashlab/baselines/sorted_array.hpp"
 #include "hashlab/catalogue/checks.hpp"
@@ -44,6 +45,7 @@ struct DeviceColumns {
     values = detail::device_as<std::uint32_t>(in.values, owned_values, what, stream);
     queries = detail::device_as<std::uint32_t>(in.queries, owned_queries, what, stream);
   }
+  std::vector<const void*> addresses() const { return {keys, values, queries}; }
   std::size_t n, m;
   const std::uint32_t* keys = nullptr;
   const std::uint32_t* values = nullptr;
@@ -130,6 +132,14 @@ class MapTable final : public Table {
     if (linear_) linear_->check(stream);  // throws if an insert met the sentinel key
     return map_answers(found_.to_host(stream, columns_.m));
   }
+  std::optional<DeviceLookup> device_result(cudaStream_t stream) override {
+    if (linear_) linear_->check(stream);
+    DeviceLookup out{DeviceBuffer<std::uint32_t>(columns_.m, stream), DeviceBuffer<std::uint32_t>(columns_.m, stream), 0};
+    detail::map_answers(found_.data(), columns_.m, kNotFound, out.count.data(), out.value.data(), stream);
+    out.total = detail::device_sum(out.count.data(), columns_.m, stream);
+    return out;
+  }
+  std::vector<const void*> device_inputs() const override { return columns_.addresses(); }
   std::string check(const LookupReference& reference, cudaStream_t stream) override {
     if (!reference.keys_unique) return name_ + ": a map needs unique keys";
     return compare_lookup(reference, result(stream), {});
@@ -198,6 +208,15 @@ class MultivalueTable final : public Table {
     }
     return out;
   }
+  std::optional<DeviceLookup> device_result(cudaStream_t stream) override {
+    DeviceLookup out{DeviceBuffer<std::uint32_t>(columns_.m, stream), DeviceBuffer<std::uint32_t>(columns_.m, stream), 0};
+    if (detail::multivalue_answers(info_.data(), columns_.m, structure_.sorted_values(), columns_.n, out.count.data(),
+                                   out.value.data(), stream) > 0)
+      throw std::runtime_error("multivalue probe: a query points past the values");
+    out.total = detail::device_sum(out.count.data(), columns_.m, stream);
+    return out;
+  }
+  std::vector<const void*> device_inputs() const override { return columns_.addresses(); }
   std::string check(const LookupReference& reference, cudaStream_t stream) override {
     if (auto problem = compare_lookup(reference, result(stream), {}); !problem.empty()) return problem;
     // Each distinct key's values, once.
@@ -270,6 +289,14 @@ class LinearProbingMultimap final : public Table {
     for (const auto c : out.count) out.total += c;
     return out;
   }
+  std::optional<DeviceLookup> device_result(cudaStream_t stream) override {
+    table_.check(stream);
+    DeviceLookup out;
+    out.count = detail::copy_of(counts_.data(), columns_.m, stream);
+    out.total = detail::device_sum(out.count.data(), columns_.m, stream);
+    return out;
+  }
+  std::vector<const void*> device_inputs() const override { return columns_.addresses(); }
   std::string check(const LookupReference& reference, cudaStream_t stream) override {
     return compare_lookup(reference, result(stream), {});
   }
@@ -332,6 +359,20 @@ class HashGraphTable final : public Table {
     out.total = pairs.size();
     return out;
   }
+  std::optional<DeviceLookup> device_result(cudaStream_t stream) override {
+    DeviceLookup out;
+    if (!pairs_answer_) {
+      out.total = read_device_value(count_.data(), stream);
+      return out;
+    }
+    out.count = DeviceBuffer<std::uint32_t>(columns_.m, stream);
+    out.value = DeviceBuffer<std::uint32_t>(columns_.m, stream);
+    detail::pair_answers(pairs_.data(), pairs_.size(), columns_.values, columns_.m, out.count.data(), out.value.data(),
+                         stream);
+    out.total = pairs_.size();
+    return out;
+  }
+  std::vector<const void*> device_inputs() const override { return columns_.addresses(); }
   std::string check(const LookupReference& reference, cudaStream_t stream) override {
     if (auto problem = compare_lookup(reference, result(stream), {}); !problem.empty()) return problem;
     return hashgraph::check_against_input(graph_.to_host(stream), reference.keys);

@@ -38,6 +38,28 @@ struct Owned {
   }
 };
 
+/// A device answer brought to the host, to compare with the references.
+reference::GroupByResult downloaded(const DeviceGroupByResult& d, cudaStream_t stream) {
+  reference::GroupByResult out;
+  for (const auto& k : d.keys) {
+    EXPECT_EQ(k.size(), d.groups);
+    out.keys.push_back(k.to_host(stream));
+  }
+  for (const auto& a : d.aggregates) {
+    reference::AggregateColumn column;
+    column.op = a.op;
+    if (a.exact) column.exact = a.exact_values.to_host(stream);
+    else column.real = a.real_values.to_host(stream);
+    out.aggregates.push_back(std::move(column));
+  }
+  return out;
+}
+
+/// A device lookup brought to the host.
+Lookup downloaded(const DeviceLookup& d, cudaStream_t stream) {
+  return {d.count.to_host(stream), d.value.to_host(stream), d.total};
+}
+
 /// Every number an entry reports is one it declares.
 template <class Entry>
 void expect_declared(const Entry& entry, const Statistics& s) {
@@ -76,6 +98,10 @@ class GroupByEntries : public GpuTest {
           g->run(stream_);
           EXPECT_EQ(reference::compare(expected, g->result(stream_), 1e-12), "") << "run " << run;
         }
+        // The same groups left on the device, by every group-by that computes there.
+        const auto on_device = g->device_result(stream_);
+        EXPECT_EQ(on_device.has_value(), entry.needs_gpu && entry.name != "mp_ega");
+        if (on_device) EXPECT_EQ(reference::compare(expected, downloaded(*on_device, stream_), 1e-12), "");
         const Statistics s = g->statistics(stream_);
         expect_declared(entry, s);
         if (const Number* groups = s.number("groups")) EXPECT_EQ(groups->value, expected.groups());
@@ -119,6 +145,8 @@ TEST_F(GroupByEntries, RapidsGroupsByTwoDeviceKeyColumns) {
     auto g = groupby_entry(name).make(in, {}, stream_);
     g->run(stream_);
     EXPECT_EQ(reference::compare(oracle_groupby(in), g->result(stream_)), "") << name;
+    if (auto d = g->device_result(stream_))  // sorted by the key tuple on the device
+      EXPECT_EQ(reference::compare(oracle_groupby(in), downloaded(*d, stream_)), "") << name;
   }
 }
 
@@ -143,6 +171,8 @@ TEST_F(GroupByEntries, RapidsEverySamplingOnIntegersAndReals) {
       g->run(stream_);
       EXPECT_EQ(reference::compare(oracle_groupby(in), g->result(stream_), 1e-9), "")
           << "real " << real << ", sampling " << sampling;
+      EXPECT_EQ(reference::compare(oracle_groupby(in), downloaded(*g->device_result(stream_), stream_), 1e-9), "")
+          << "on the device: real " << real << ", sampling " << sampling;
     }
   }
 }
@@ -193,6 +223,32 @@ TEST_F(GroupByEntries, ADeviceColumnOfAnotherTypeOrTheEmptyKeyIsRefused) {
   const Owned v(std::vector<std::uint32_t>(10, 2), stream_);
   in.values = {v.column(Where::kDevice, "v")};
   EXPECT_THROW(groupby_entry("sp_ega").make(in, {}, stream_), std::invalid_argument);  // found on the device
+}
+
+// A device column is read where it is: every GPU group-by reads the caller's addresses (RAPIDS with
+// one value column and one aggregation: several make it a column-major matrix), the host ones
+// (mp_ega: its data lies in host memory; the CPU group-bys) read none.
+TEST_F(GroupByEntries, ADeviceColumnIsReadInPlaceNotCopied) {
+  const std::size_t n = 30000;
+  const Owned keys(gen::generate_keys_host(gen::KeySpec::uniform(500), 31, n), stream_);
+  const Owned values(gen::generate_values_host<std::uint32_t>(32, 0, 1000, n), stream_);
+  GroupByInput in;
+  in.keys = {keys.column(Where::kDevice, "k")};
+  in.values = {values.column(Where::kDevice, "v")};
+  for (const auto& entry : groupby_entries()) {
+    auto g = entry.make(in, {}, stream_);
+    const bool in_place = entry.needs_gpu && entry.name != "mp_ega";
+    const std::vector<const void*> expected = in_place ? std::vector<const void*>{keys.device.data(), values.device.data()}
+                                                       : std::vector<const void*>{};
+    EXPECT_EQ(g->device_inputs(), expected) << entry.name;
+  }
+  // A host column is uploaded: the group-by reads its own copy.
+  in.values = {values.column(Where::kHost, "v")};
+  auto g = groupby_entry("sort").make(in, {}, stream_);
+  ASSERT_EQ(g->device_inputs().size(), 2u);
+  EXPECT_EQ(g->device_inputs()[0], keys.device.data());
+  EXPECT_NE(g->device_inputs()[1], nullptr);
+  EXPECT_NE(g->device_inputs()[1], static_cast<const void*>(values.device.data()));  // not the column given
 }
 
 // A device-only float64 column gets the host column's NaN check, on the device, before any
@@ -258,6 +314,27 @@ TEST_F(JoinEntries, EveryJoinGivesTheReferenceRows) {
   }
 }
 
+// Every GPU join reads the caller's device columns where they are (the CPU join reads none).
+TEST_F(JoinEntries, ADeviceColumnIsReadInPlaceNotCopied) {
+  gen::PkPkSpec spec;
+  spec.r_rows = 20000;
+  spec.s_rows = 10000;
+  std::vector<std::uint32_t> r_keys, s_keys;
+  gen::generate_pkpk_host(spec, 34, r_keys, s_keys);
+  const Owned r(r_keys, stream_), s(s_keys, stream_);
+  const Owned rv(gen::generate_values_host<std::uint32_t>(35, 0, 1000, spec.r_rows), stream_);
+  const Owned sv(gen::generate_values_host<std::uint32_t>(36, 0, 1000, spec.s_rows), stream_);
+  const JoinInput in{r.column(Where::kDevice, "r"), rv.column(Where::kDevice, "rv"), s.column(Where::kDevice, "s"),
+                     sv.column(Where::kDevice, "sv")};
+  for (const auto& entry : join_entries()) {
+    auto join = entry.make(in, {}, stream_);
+    const std::vector<const void*> expected =
+        entry.needs_gpu ? std::vector<const void*>{r.device.data(), rv.device.data(), s.device.data(), sv.device.data()}
+                        : std::vector<const void*>{};
+    EXPECT_EQ(join->device_inputs(), expected) << entry.name;
+  }
+}
+
 TEST_F(JoinEntries, ATracedBspJoinReportsItsBucketLoads) {
   gen::PkPkSpec spec;
   spec.r_rows = 100000;
@@ -301,6 +378,19 @@ class TableEntries : public GpuTest {
     table->probe(stream_);
     EXPECT_GT(table->bytes(), 0u);
     expect_declared(entry, table->statistics(stream_));
+    if (w == Where::kDevice)  // read in place, not copied
+      EXPECT_EQ(table->device_inputs(),
+                (std::vector<const void*>{keys.device.data(), values.device.data(), queries.device.data()}));
+    // The answers left on the device are the host answers, put in the same form there.
+    const Lookup on_host = table->result(stream_);
+    const auto on_device = table->device_result(stream_);
+    EXPECT_TRUE(on_device.has_value());
+    if (on_device) {
+      const Lookup got = downloaded(*on_device, stream_);
+      EXPECT_EQ(got.count, on_host.count);
+      EXPECT_EQ(got.value, on_host.value);
+      EXPECT_EQ(got.total, on_host.total);
+    }
     return table->check(make_lookup_reference(keys.host, values.host, q), stream_);
   }
 };

@@ -22,6 +22,8 @@
 //   hashlab::harness::Timing t = hashlab::harness::time_on(entry.clock, {}, stream.get(),
 //       [&](cudaStream_t s) { groupby->run(s); }, [&](cudaStream_t s) { groupby->prepare(s); });
 //   hashlab::reference::GroupByResult out = groupby->result(stream.get());  // sorted by key
+//   auto on_gpu = groupby->device_result(stream.get());  // the same groups left on the device (GPU entries)
+//   groupby->device_inputs();  // the addresses it reads: a device column's own (in place), else its upload
 //   cat::Statistics stats = groupby->statistics(stream.get());              // named numbers and arrays
 //   for (const std::string& w : groupby->warnings()) std::cerr << w << "\n";  // a degraded run says so
 //

@@ -22,10 +22,12 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "hashlab/catalogue/column.hpp"
+#include "hashlab/common/memory.hpp"
 #include "hashlab/harness/timing.hpp"
 #include "hashlab/reference/groupby.hpp"
 
@@ -44,6 +46,22 @@ struct GroupByInput {
 /// every value column and aggregation, in that order (the order of GroupByResult's aggregates).
 std::vector<std::string> output_names(const GroupByInput& input);
 
+/// A group-by's groups in device memory, as result() gives them on the host: sorted by key, one
+/// uint32 array per key column, then one array per output column (output_names' order), int64
+/// for an exact aggregate (integer sum, min, max; every count), float64 for a real one and every
+/// mean. The arrays are the answer's own (they outlive the group-by and its next run).
+struct DeviceGroupByResult {
+  struct Aggregate {
+    Aggregation op = Aggregation::kSum;
+    bool exact = true;                 // which of the two holds the values
+    DeviceBuffer<std::int64_t> exact_values;
+    DeviceBuffer<double> real_values;
+  };
+  std::size_t groups = 0;
+  std::vector<DeviceBuffer<std::uint32_t>> keys;
+  std::vector<Aggregate> aggregates;
+};
+
 /// A group-by made for one input. Time run() on the entry's clock; prepare() runs before every
 /// run, untimed.
 class GroupBy {
@@ -56,6 +74,14 @@ class GroupBy {
   /// The last run's groups on the host in the references' form, sorted by key: one aggregate
   /// column per output column (output_names).
   virtual reference::GroupByResult result(cudaStream_t stream) = 0;
+  /// The same groups left on the device (sorted and, for one aggregation per pass, put side by
+  /// side there): what a caller with device columns reads without a round trip through host
+  /// memory. std::nullopt for a group-by whose groups are on the host (mp_ega, cpu, cpu_stl).
+  virtual std::optional<DeviceGroupByResult> device_result(cudaStream_t) { return std::nullopt; }
+  /// The device addresses the algorithm reads its columns at, key columns then value columns: a
+  /// device column's own address where it is used in place, else the algorithm's copy (an upload,
+  /// or RAPIDS's column-major matrices). Empty for a group-by that reads host columns.
+  virtual std::vector<const void*> device_inputs() const { return {}; }
   /// What the algorithm counted in its last run (the entry's statistics); arrays only when asked.
   virtual Statistics statistics(cudaStream_t stream, bool arrays = true) = 0;
   /// Whether the last run took a path that a user would avoid (a table near full), each warning

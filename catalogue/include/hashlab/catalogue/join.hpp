@@ -42,6 +42,10 @@ class Join {
   /// The last run's rows where they are, on the device, in the algorithm's order (sorted by key
   /// for bsp and sort_join); nullptr for a CPU join. Valid until the next run.
   virtual const pkpk::JoinedRows* device_rows() const { return nullptr; }
+  /// The device addresses the join reads R's keys and values and S's keys and values at: a device
+  /// column's own address where it is used in place, else the join's upload of a host column.
+  /// Empty for a CPU join.
+  virtual std::vector<const void*> device_inputs() const { return {}; }
   virtual Statistics statistics(cudaStream_t stream, bool arrays = true) = 0;
   virtual std::vector<std::string> warnings() const { return {}; }
 };

@@ -18,10 +18,12 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "hashlab/catalogue/column.hpp"
+#include "hashlab/common/memory.hpp"
 #include "hashlab/harness/timing.hpp"
 
 namespace hashlab::catalogue {
@@ -41,6 +43,14 @@ struct Lookup {
   std::uint64_t total = 0;           // the matches of every query together
 };
 
+/// The same answers in device memory, the answer's own arrays: count and value per query (size 0:
+/// not computed), and the total.
+struct DeviceLookup {
+  DeviceBuffer<std::uint32_t> count;
+  DeviceBuffer<std::uint32_t> value;
+  std::uint64_t total = 0;
+};
+
 /// What a probe answers: the value per query (a map of unique keys), the count per query and the
 /// smallest value (the multivalue structures, HashGraph with its pairs), the count per query only
 /// (the linear-probing multimap), or the matches of all queries counted together (HashGraph as
@@ -57,6 +67,12 @@ class Table {
   virtual void probe(cudaStream_t stream) = 0;  // and this
   /// The last probe's answers (synchronises; host work to put them in Lookup's form is untimed).
   virtual Lookup result(cudaStream_t stream) = 0;
+  /// The same answers put in that form on the device, without a round trip through host memory
+  /// (synchronises to read the total). std::nullopt for a table whose answers are on the host.
+  virtual std::optional<DeviceLookup> device_result(cudaStream_t) { return std::nullopt; }
+  /// The device addresses the table reads keys, values and queries at: a device column's own
+  /// address where it is used in place, else the table's upload of a host column.
+  virtual std::vector<const void*> device_inputs() const { return {}; }
   /// The last build and probe against the CPU reference of the same input: the answers, and what
   /// answers cannot show (HashGraph: every row in its key's list; the multivalue structures: every
   /// key's values). "" when right, else the first difference. Synchronises.
