@@ -33,6 +33,7 @@ except ImportError as _error:  # pragma: no cover - the message is the point
     ) from _error
 
 from ._core import CudaError, DeviceArray
+from ._arrays import to_numpy
 from ._device import device_info, device_memory, gpu_available, gpu_status, require_gpu
 from .generator import MAX_KEY_DOMAIN, RESERVED_KEY, generate_keys, generate_pkpk, generate_values
 from ._catalogue import (GroupBy, GroupByResult, Join, JoinResult, LookupResult, Statistics, Table, Timing,
@@ -66,4 +67,5 @@ __all__ = [
     "gpu_status",
     "reference",
     "require_gpu",
+    "to_numpy",
 ]

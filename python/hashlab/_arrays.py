@@ -100,9 +100,7 @@ def to_numpy(array):
     if hasattr(array, "cpu") and hasattr(array, "numpy"):  # PyTorch
         return array.cpu().numpy()
     if isinstance(array, _core.DeviceArray):
-        import cupy
-
-        return cupy.asarray(array).get()
+        return array.get()
     return np.asarray(array)
 
 

@@ -10,15 +10,17 @@ its answer and the algorithm's statistics, ready to plot.
     t.find(queries); t.stats.arrays["chain_lengths"]
     hashlab.GroupBy("hash", d_keys, d_vals).time(warmup=2, reps=7)   # the harness's timing routine
 
-Device columns are used in place (the algorithm reads the caller's memory); host columns are
-uploaded by the entry when it is made, untimed.
+Device columns are used in place (the algorithm reads the caller's memory; `device_inputs()` gives
+the addresses it reads); host columns are uploaded by the entry when it is made, untimed. With
+device columns a GPU algorithm's answer stays on the device (`.device`: CuPy arrays, or PyTorch
+tensors with device="torch"); `.frame` brings it to the host when it is read.
 """
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from . import _core
-from ._arrays import column, device_result, is_device_array
+from ._arrays import column, device_result, is_device_array, to_numpy
 from ._device import gpu_status
 from ._tables import aggregations, as_columns, frame, groupby_columns
 
@@ -130,22 +132,46 @@ def _timing_args(warmup, reps):
     return int(warmup), int(reps)
 
 
+def _wants_device(device, inputs):
+    """Whether a call answers on the device: `device` as given (False; True or "cupy", "torch",
+    "raw"), or by default when any input column is a device array."""
+    if device is None:
+        return any(is_device_array(a) for a in inputs if a is not None)
+    return device
+
+
 # ---- group-by --------------------------------------------------------------------------------------
 
-@dataclass
 class GroupByResult:
-    """A group-by's answer: `frame` (a DataFrame sorted by key: the key columns, then
-    "<agg>_<value>"), the algorithm's statistics and warnings (a run a user would avoid, saying
-    what avoids it)."""
-    algo: str
-    frame: object
-    stats: Statistics
-    warnings: list = field(default_factory=list)
+    """A group-by's answer sorted by key: `frame` (a DataFrame: the key columns, then
+    "<agg>_<value>"), `device` (the same columns as device arrays, by name, when the answer stayed
+    on the device; else None), the algorithm's statistics and warnings (a run a user would avoid,
+    saying what avoids it). A device answer is brought to the host when `frame` is first read."""
+
+    def __init__(self, algo, names, stats, warnings, host=None, device=None):
+        self.algo = algo
+        self.names = list(names)
+        self.stats = stats
+        self.warnings = warnings
+        self.device = dict(zip(self.names, device)) if device is not None else None
+        self._host = host
+        self._frame = None
+
+    @property
+    def frame(self):
+        if self._frame is None:
+            arrays = self._host if self._host is not None else [to_numpy(self.device[n]) for n in self.names]
+            self._frame = frame(self.names, arrays)
+        return self._frame
 
     @property
     def columns(self):
         """The answer's columns as NumPy arrays, by name."""
         return {n: self.frame[n].to_numpy() for n in self.frame.columns}
+
+    def __repr__(self):
+        where = "device" if self.device is not None else "host"
+        return f"GroupByResult({self.algo}, {self.stats['groups'] if 'groups' in self.stats else '?'} groups on the {where})"
 
 
 class GroupBy:
@@ -157,6 +183,7 @@ class GroupBy:
         _require("groupby", algo)
         self.algo = algo
         keys, vals = groupby_columns(data, by, values)
+        self._inputs = [a for _, a in keys] + [a for _, a in vals]
         self._call = _core.GroupByCall(algo, as_columns(keys), as_columns(vals), aggregations(aggs),
                                        _options(options, kwargs))
         self._ran = False
@@ -167,13 +194,28 @@ class GroupBy:
         self._ran = True
         return self
 
-    def result(self):
-        """The last run's answer (runs once if it has not run)."""
+    def result(self, device=None):
+        """The last run's answer (runs once if it has not run). `device`: whether the groups stay
+        on the device (default: when a column was a device array; True or "cupy", "torch", "raw";
+        False: NumPy). A group-by that computes on the host (mp_ega, cpu, cpu_stl) answers there."""
         if not self._ran:
             self.run()
+        names = self._call.output_names()
+        stats, warnings = self.statistics(), list(self._call.warnings())
+        if _wants_device(device, self._inputs):
+            found = self._call.device_result()
+            if found is not None:
+                keys, aggs = found
+                as_wanted = [device_result(a, device if device is not None else True) for a in list(keys) + list(aggs)]
+                return GroupByResult(self.algo, names, stats, warnings, device=as_wanted)
         key_arrays, agg_arrays = self._call.result()
-        return GroupByResult(self.algo, frame(self._call.output_names(), key_arrays + agg_arrays),
-                             self.statistics(), list(self._call.warnings()))
+        return GroupByResult(self.algo, names, stats, warnings, host=key_arrays + agg_arrays)
+
+    def device_inputs(self):
+        """The device addresses the algorithm reads its columns at (key columns, then value
+        columns): a device array's own address when it is read in place. Empty for a group-by
+        that reads host columns."""
+        return list(self._call.device_inputs())
 
     def statistics(self, arrays=True):
         return Statistics.of(self._call.statistics(arrays))
@@ -190,28 +232,50 @@ class GroupBy:
         return self._call.bytes
 
 
-def groupby(data, values=None, aggs="sum", *, by=None, algo=None, options=None, **kwargs):
+def groupby(data, values=None, aggs="sum", *, by=None, algo=None, device=None, options=None, **kwargs):
     """A group-by of the catalogue (`algo`; default "hash" with a GPU, else "cpu"), made, run
-    once and answered: a GroupByResult. See GroupBy for the arguments, and catalogue("groupby")
-    for the algorithms, their options and statistics."""
+    once and answered: a GroupByResult (`device` as for GroupBy.result). See GroupBy for the
+    arguments, and catalogue("groupby") for the algorithms, their options and statistics."""
     algo = algo or _default_algo("hash", "cpu")
-    return GroupBy(algo, data, values, aggs, by=by, options=options, **kwargs).result()
+    return GroupBy(algo, data, values, aggs, by=by, options=options, **kwargs).result(device)
 
 
 # ---- join ------------------------------------------------------------------------------------------
 
-@dataclass
+_JOIN_NAMES = ["key", "r_value", "s_value"]
+
+
 class JoinResult:
     """A Pk-Pk join's answer: `frame` (key, r_value, s_value) sorted by key, on the host;
-    `device` the same rows where the GPU join left them, as device arrays (key, r_value, s_value)
-    in the algorithm's order (`sorted`: by key), when the inputs were on the device; statistics
-    and warnings."""
-    algo: str
-    frame: object
-    stats: Statistics
-    warnings: list = field(default_factory=list)
-    device: tuple = None
-    sorted: bool = False
+    `device` the rows where the GPU join left them, as device arrays (key, r_value, s_value) in
+    the algorithm's order (`sorted`: by key), when the answer stayed on the device (else None);
+    statistics and warnings. A device answer is brought to the host when `frame` is first read."""
+
+    def __init__(self, algo, stats, warnings, host=None, device=None, sorted=False):
+        self.algo = algo
+        self.stats = stats
+        self.warnings = warnings
+        self.device = device
+        self.sorted = sorted
+        self._host = host
+        self._frame = None
+
+    @property
+    def frame(self):
+        if self._frame is None:
+            if self._host is not None:
+                arrays = self._host
+            else:
+                arrays = [to_numpy(a) for a in self.device]
+                if not self.sorted:  # keys are unique: one order
+                    order = np.argsort(arrays[0], kind="stable")
+                    arrays = [a[order] for a in arrays]
+            self._frame = frame(_JOIN_NAMES, arrays)
+        return self._frame
+
+    def __repr__(self):
+        where = "device" if self.device is not None else "host"
+        return f"JoinResult({self.algo}, {int(self.stats['rows_out'])} rows on the {where})"
 
 
 class Join:
@@ -221,7 +285,7 @@ class Join:
     def __init__(self, algo, r_keys, s_keys, *, r_values=None, s_values=None, options=None, **kwargs):
         _require("join", algo)
         self.algo = algo
-        self._on_device = any(is_device_array(a) for a in (r_keys, s_keys, r_values, s_values) if a is not None)
+        self._inputs = [r_keys, s_keys, r_values, s_values]
         self._call = _core.JoinCall(algo, column(r_keys, "r_keys"),
                                     None if r_values is None else column(r_values, "r_values"),
                                     column(s_keys, "s_keys"),
@@ -234,19 +298,25 @@ class Join:
         self._ran = True
         return self
 
-    def result(self, device=True):
-        """The last run's answer (runs once if it has not run). With inputs on the device, the rows
-        also come back as device arrays (`device`: True/"cupy", "torch" or "raw")."""
+    def result(self, device=None):
+        """The last run's answer (runs once if it has not run). `device`: whether the rows stay on
+        the device (default: when an input was a device array; True or "cupy", "torch", "raw";
+        False: NumPy). A CPU join answers on the host."""
         if not self._ran:
             self.run()
-        key, r, s = self._call.result()
-        rows = None
-        if self._on_device and device:
+        stats, warnings = self.statistics(), list(self._call.warnings())
+        if _wants_device(device, self._inputs):
             found = self._call.device_result()
             if found is not None:
-                rows = tuple(device_result(a, device) for a in found)
-        return JoinResult(self.algo, frame(["key", "r_value", "s_value"], [key, r, s]), self.statistics(),
-                          list(self._call.warnings()), rows, self._call.sorted_output)
+                rows = tuple(device_result(a, device if device is not None else True) for a in found)
+                return JoinResult(self.algo, stats, warnings, device=rows, sorted=self._call.sorted_output)
+        return JoinResult(self.algo, stats, warnings, host=list(self._call.result()), sorted=True)
+
+    def device_inputs(self):
+        """The device addresses the join reads R's keys and values and S's keys and values at (a
+        device array's own address when it is read in place; values given as row numbers are the
+        join's upload). Empty for a CPU join."""
+        return list(self._call.device_inputs())
 
     def statistics(self, arrays=True):
         return Statistics.of(self._call.statistics(arrays))
@@ -256,11 +326,11 @@ class Join:
         return Timing.of(self._call.time(*_timing_args(warmup, reps)))
 
 
-def join(r_keys, s_keys, *, r_values=None, s_values=None, algo=None, options=None, **kwargs):
+def join(r_keys, s_keys, *, r_values=None, s_values=None, algo=None, device=None, options=None, **kwargs):
     """A Pk-Pk join of the catalogue (`algo`; default "bsp" with a GPU, else "cpu_join"), made,
-    run once and answered: a JoinResult."""
+    run once and answered: a JoinResult (`device` as for Join.result)."""
     algo = algo or _default_algo("bsp", "cpu_join")
-    return Join(algo, r_keys, s_keys, r_values=r_values, s_values=s_values, options=options, **kwargs).result()
+    return Join(algo, r_keys, s_keys, r_values=r_values, s_values=s_values, options=options, **kwargs).result(device)
 
 
 # ---- tables ----------------------------------------------------------------------------------------
@@ -269,8 +339,9 @@ def join(r_keys, s_keys, *, r_values=None, s_values=None, algo=None, options=Non
 class LookupResult:
     """A table's answer to queries: `count` (build rows with the query's key) and `value` (the
     smallest of their values, 0 when none), each None when the table's probe does not compute it
-    (`answers` says what it does), `total` the matches of all queries; the statistics of the build
-    and probe."""
+    (`answers` says what it does: "value", "count_and_value", "count" or "total"), `total` the
+    matches of all queries; NumPy arrays, or device arrays when the answer stayed on the device
+    (`on_device`); the statistics of the build and probe."""
     algo: str
     answers: str
     count: object
@@ -279,6 +350,7 @@ class LookupResult:
     stats: Statistics
     warnings: list = field(default_factory=list)
     bytes: int = 0
+    on_device: bool = False
 
 
 class Table:
@@ -286,7 +358,8 @@ class Table:
     default to row numbers), probed with queries: t.find(q), t.count(q), t.lookup(q). Options by
     keyword (cuckoo: functions=4, load=0.8; hashgraph: version="v2", probe=...; see
     catalogue("table")). The catalogue makes a table for one set of queries: each lookup makes,
-    builds and probes anew, and `stats` is the last one's."""
+    builds and probes anew, and `stats` is the last one's. With device arrays the answers stay on
+    the device (`device=False`: NumPy)."""
 
     def __init__(self, algo, keys, values=None, *, options=None, **kwargs):
         _require("table", algo)
@@ -304,26 +377,38 @@ class Table:
                                      column(queries, "queries"), self._options)
         return self._call
 
-    def lookup(self, queries):
-        """Builds the table and probes it with `queries`: a LookupResult."""
+    def lookup(self, queries, device=None):
+        """Builds the table and probes it with `queries`: a LookupResult. `device`: whether the
+        answers stay on the device (default: when keys, values or queries were device arrays; True
+        or "cupy", "torch", "raw"; False: NumPy)."""
         call = self._make(queries)
         call.build()
         call.probe()
-        count, value, total = call.result()
+        found = None
+        if _wants_device(device, [self._keys, self._values, queries]):
+            found = call.device_result()
+        if found is not None:
+            want = device if device is not None else True
+            count, value, total = found
+            count = None if count is None else device_result(count, want)
+            value = None if value is None else device_result(value, want)
+        else:
+            count, value, total = call.result()
         self.stats = Statistics.of(call.statistics(True))
         self.warnings = list(call.warnings())
-        return LookupResult(self.algo, call.answers(), count, value, total, self.stats, self.warnings, call.bytes)
+        return LookupResult(self.algo, call.answers_kind(), count, value, int(total), self.stats, self.warnings,
+                            call.bytes, found is not None)
 
-    def find(self, queries):
+    def find(self, queries, device=None):
         """Per query, the value stored with its key (the smallest, for repeated keys)."""
-        r = self.lookup(queries)
+        r = self.lookup(queries, device)
         if r.value is None:
             raise ValueError(f"{self.algo}'s probe answers {r.answers}, not values, with these options")
         return r.value
 
-    def count(self, queries):
+    def count(self, queries, device=None):
         """Per query, the build rows holding its key."""
-        r = self.lookup(queries)
+        r = self.lookup(queries, device)
         if r.count is None:
             raise ValueError(f"{self.algo}'s probe answers {r.answers}, not counts, with these options")
         return r.count
@@ -333,6 +418,13 @@ class Table:
         if self._call is None:
             raise ValueError("no lookup yet")
         return self._call.check()
+
+    def device_inputs(self):
+        """The device addresses the last made table read keys, values and queries at (a device
+        array's own address when it is read in place)."""
+        if self._call is None:
+            raise ValueError("no lookup yet")
+        return list(self._call.device_inputs())
 
     def time(self, queries, warmup=1, reps=0):
         """(build, probe) timed with the harness's routine (CUDA events), the table made for

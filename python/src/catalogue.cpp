@@ -10,7 +10,6 @@
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
-#include <cmath>
 #include <cstdint>
 #include <list>
 #include <map>
@@ -44,16 +43,14 @@ class CallColumns {
     return cat::Column::on_host(u32_.back(), c.name());
   }
   /// A value column: uint32, int32, int64 and float64 in place; host uint64 (checked) and float32
-  /// converted to int64 and float64.
+  /// converted to int64 and float64. The catalogue refuses a NaN, on the host or the device.
   cat::Column value(const Column& c) {
     keep_.push_back(c);
     switch (c.dtype()) {
       case DType::kUint32: return view(c, cat::DType::kUint32);
       case DType::kInt32: return view(c, cat::DType::kInt32);
       case DType::kInt64: return view(c, cat::DType::kInt64);
-      case DType::kFloat64:
-        if (!c.on_device()) refuse_nan(c);
-        return view(c, cat::DType::kFloat64);
+      case DType::kFloat64: return view(c, cat::DType::kFloat64);
       default: break;
     }
     if (c.on_device()) refuse_device(c, "uint32, int32, int64 or float64 values");
@@ -89,14 +86,6 @@ class CallColumns {
     out.rows = c.rows();
     (c.on_device() ? out.device : out.host) = c.data();
     return out;
-  }
-  /// The commands have no null values: a NaN of a host column is refused as the commands refuse it
-  /// in a file (a device column is read where it is, unchecked).
-  static void refuse_nan(const Column& c) {
-    const double* v = static_cast<const double*>(c.data());
-    for (std::size_t i = 0; i < c.rows(); ++i)
-      if (std::isnan(v[i]))
-        throw std::invalid_argument(c.name() + ": row " + std::to_string(i) + " is NaN; the commands have no null values");
   }
   [[noreturn]] static void refuse_device(const Column& c, const std::string& takes) {
     throw std::invalid_argument(c.name() + ": a device column of " + typestr(c.dtype()) + " where the catalogue takes " +
@@ -135,6 +124,21 @@ nb::dict timing_dict(const harness::Timing& t, harness::Clock clock) {
   d["repetitions"] = t.repetitions;
   d["clock"] = harness::to_string(clock);
   return d;
+}
+
+/// Device memory handed to Python without a copy (the DeviceArray takes the buffer over).
+template <class T>
+nb::object device_array(DeviceBuffer<T>&& buffer) {
+  const std::size_t n = buffer.size();
+  return nb::cast(DeviceArray(std::move(buffer), {n}));
+}
+
+/// The addresses an algorithm reads its columns at, as integers (Python compares them with its
+/// arrays' own: equal means used in place).
+std::vector<std::uintptr_t> addresses(const std::vector<const void*>& pointers) {
+  std::vector<std::uintptr_t> out;
+  for (const void* p : pointers) out.push_back(reinterpret_cast<std::uintptr_t>(p));
+  return out;
 }
 
 harness::TimingPlan plan_of(int warmups, int repetitions) {
@@ -194,6 +198,18 @@ class GroupByCall {
       out.second.push_back(a.is_exact() ? numpy_array(std::move(a.exact)) : numpy_array(std::move(a.real)));
     return out;
   }
+  /// The same groups left on the device, as (key arrays, aggregate arrays) of the answer's own
+  /// device memory; None for a group-by whose groups are on the host.
+  nb::object device_result() {
+    auto r = finished([&] { return groupby_->device_result(work_stream()); });
+    if (!r) return nb::none();
+    nb::list keys, aggregates;
+    for (auto& k : r->keys) keys.append(device_array(std::move(k)));
+    for (auto& a : r->aggregates)
+      aggregates.append(a.exact ? device_array(std::move(a.exact_values)) : device_array(std::move(a.real_values)));
+    return nb::make_tuple(keys, aggregates);
+  }
+  std::vector<std::uintptr_t> device_inputs() const { return addresses(groupby_->device_inputs()); }
   nb::dict statistics(bool arrays) {
     return statistics_dict(finished([&] { return groupby_->statistics(work_stream(), arrays); }));
   }
@@ -267,6 +283,7 @@ class JoinCall {
     return nb::make_tuple(DeviceArray(std::move(out[0]), {n}), DeviceArray(std::move(out[1]), {n}),
                           DeviceArray(std::move(out[2]), {n}));
   }
+  std::vector<std::uintptr_t> device_inputs() const { return addresses(join_->device_inputs()); }
   bool sorted_output() const { return entry_.sorted_output; }
   nb::dict statistics(bool arrays) {
     return statistics_dict(finished([&] { return join_->statistics(work_stream(), arrays); }));
@@ -319,7 +336,27 @@ class TableCall {
     nb::object value = r.value.empty() ? nb::none() : numpy_array(std::move(r.value));
     return {count, value, r.total};
   }
+  /// The same answers left on the device: (count or None, value or None, total), the arrays the
+  /// answer's own device memory; None for a table whose answers are on the host.
+  nb::object device_result() {
+    auto r = finished([&] { return table_->device_result(work_stream()); });
+    if (!r) return nb::none();
+    nb::object count = r->count.empty() ? nb::none() : device_array(std::move(r->count));
+    nb::object value = r->value.empty() ? nb::none() : device_array(std::move(r->value));
+    return nb::make_tuple(count, value, r->total);
+  }
+  std::vector<std::uintptr_t> device_inputs() const { return addresses(table_->device_inputs()); }
   std::string answers() const { return cat::to_string(entry_.answers(options_)); }
+  /// What the probe answers, as a word: value, count_and_value, count or total.
+  std::string answers_kind() const {
+    switch (entry_.answers(options_)) {
+      case cat::Answers::kValue: return "value";
+      case cat::Answers::kCountAndValue: return "count_and_value";
+      case cat::Answers::kCount: return "count";
+      case cat::Answers::kTotal: return "total";
+    }
+    return "unknown";
+  }
   /// The last build and probe against the CPU reference: "" when right, else the first difference.
   std::string check() {
     return finished([&] {
@@ -430,6 +467,8 @@ void bind_catalogue(nb::module_& m) {
            nb::arg("algo"), nb::arg("keys"), nb::arg("values"), nb::arg("aggregations"), nb::arg("options"))
       .def("run", &GroupByCall::run)
       .def("result", &GroupByCall::result)
+      .def("device_result", &GroupByCall::device_result)
+      .def("device_inputs", &GroupByCall::device_inputs)
       .def("statistics", &GroupByCall::statistics, nb::arg("arrays") = true)
       .def("warnings", &GroupByCall::warnings)
       .def("output_names", &GroupByCall::output_names)
@@ -444,6 +483,7 @@ void bind_catalogue(nb::module_& m) {
       .def("run", &JoinCall::run)
       .def("result", &JoinCall::result)
       .def("device_result", &JoinCall::device_result)
+      .def("device_inputs", &JoinCall::device_inputs)
       .def_prop_ro("sorted_output", &JoinCall::sorted_output)
       .def("statistics", &JoinCall::statistics, nb::arg("arrays") = true)
       .def("warnings", &JoinCall::warnings)
@@ -456,7 +496,10 @@ void bind_catalogue(nb::module_& m) {
       .def("build", &TableCall::build)
       .def("probe", &TableCall::probe)
       .def("result", &TableCall::result)
+      .def("device_result", &TableCall::device_result)
+      .def("device_inputs", &TableCall::device_inputs)
       .def("answers", &TableCall::answers)
+      .def("answers_kind", &TableCall::answers_kind)
       .def("check", &TableCall::check)
       .def("statistics", &TableCall::statistics, nb::arg("arrays") = true)
       .def("warnings", &TableCall::warnings)

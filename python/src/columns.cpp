@@ -375,6 +375,7 @@ template nb::object numpy_array<std::int32_t>(std::vector<std::int32_t>&&);
 template nb::object numpy_array<std::int64_t>(std::vector<std::int64_t>&&);
 template nb::object numpy_array<float>(std::vector<float>&&);
 template nb::object numpy_array<double>(std::vector<double>&&);
+template nb::object numpy_array<std::uint64_t>(std::vector<std::uint64_t>&&);
 template nb::object numpy_matrix<std::uint32_t>(std::vector<std::uint32_t>&&, std::size_t, std::size_t);
 
 int DeviceArray::current_device() {
@@ -387,6 +388,34 @@ std::size_t DeviceArray::size() const {
   std::size_t n = 1;
   for (std::size_t s : shape_) n *= s;
   return n;
+}
+
+namespace {
+template <class T>
+nb::object download(const void* data, std::size_t n) {
+  std::vector<T> host(n);
+  if (n > 0) {
+    HASHLAB_CUDA_CHECK(cudaMemcpyAsync(host.data(), data, n * sizeof(T), cudaMemcpyDeviceToHost, work_stream()));
+    HASHLAB_CUDA_CHECK(cudaStreamSynchronize(work_stream()));
+  }
+  return numpy_array(std::move(host));
+}
+}  // namespace
+
+nb::object DeviceArray::to_numpy() const {
+  nb::object flat;
+  switch (dtype_) {
+    case DType::kUint32: flat = download<std::uint32_t>(data_, size()); break;
+    case DType::kInt32: flat = download<std::int32_t>(data_, size()); break;
+    case DType::kUint64: flat = download<std::uint64_t>(data_, size()); break;
+    case DType::kInt64: flat = download<std::int64_t>(data_, size()); break;
+    case DType::kFloat32: flat = download<float>(data_, size()); break;
+    case DType::kFloat64: flat = download<double>(data_, size()); break;
+  }
+  if (shape_.size() == 1) return flat;
+  nb::list shape;
+  for (std::size_t s : shape_) shape.append(s);
+  return flat.attr("reshape")(nb::tuple(shape));
 }
 
 nb::dict DeviceArray::cuda_array_interface() const {
@@ -447,6 +476,7 @@ void bind_columns(nb::module_& m) {
            nb::arg("dl_device").none() = nb::none(), nb::arg("copy").none() = nb::none())
       .def("__dlpack_device__", [](const DeviceArray& a) { return std::make_tuple(kDLCUDA, a.device()); })
       .def_prop_ro("ptr", &DeviceArray::address)
+      .def("get", &DeviceArray::to_numpy, "A NumPy copy on the host (as CuPy's get()).")
       .def_prop_ro("typestr", [](const DeviceArray& a) { return std::string(typestr(a.dtype())); })
       .def_prop_ro("shape", [](const DeviceArray& a) {
         nb::list shape;

@@ -152,6 +152,8 @@ class DeviceArray {
   std::size_t size() const;
   int device() const { return device_; }
   nb::dict cuda_array_interface() const;
+  /// A NumPy copy on the host (synchronises the work stream).
+  nb::object to_numpy() const;
   nb::object dlpack(nb::handle self) const;
 
  private:

@@ -59,6 +59,19 @@ def test_the_cpu_join_of_the_catalogue_agrees_with_the_reference():
     assert got.device is None
 
 
+def test_a_host_algorithm_answers_on_the_host_whatever_device_asks():
+    """`device` is the call's keyword, not an algorithm's option; the CPU entries read host columns
+    (no device addresses) and answer there."""
+    keys = hashlab.generate_keys(5000, "uniform", distinct=50, seed=67)
+    for device in (None, False, True):
+        g = hashlab.GroupBy("cpu", keys, hashlab.generate_values(5000, 0, 5, seed=68), "sum")
+        r = g.result(device=device)
+        assert r.device is None and len(r.frame) == 50 and g.device_inputs() == []
+    rk, sk = hashlab.generate_pkpk(300, 200, match_rate=0.5, seed=69)
+    j = hashlab.join(rk, sk, algo="cpu_join", device=True)
+    assert j.device is None and len(j.frame) == 100
+
+
 def test_gpu_entries_say_they_need_a_gpu_on_a_machine_without_one():
     if hashlab.gpu_available():
         pytest.skip("this machine has a GPU")

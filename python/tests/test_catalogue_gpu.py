@@ -1,6 +1,7 @@
 """The catalogue from Python on a GPU: every group-by, join and table against the references and
-pandas, on NumPy and on device arrays, device arrays read in place (checked by changing them
-between runs of one made algorithm), device answers, statistics ready to plot."""
+pandas, on NumPy and on device arrays, device arrays read in place (checked by address, and by
+changing them between runs of one made algorithm), answers left on the device for device inputs,
+a NaN of a device column refused as a host one's, statistics ready to plot."""
 import numpy as np
 import pandas as pd
 import pytest
@@ -34,13 +35,31 @@ def test_every_group_by_agrees_with_pandas_on_numpy_data(algo):
     assert "groups" in r.stats and r.stats["groups"] == 2000
 
 
+def answers_on_the_device(operation, algo):
+    """Whether the entry computes on the GPU and leaves its answer there (mp_ega's data and
+    answers are in host memory; the CPU entries')."""
+    entry = [e for e in hashlab.entries(operation) if e["name"] == algo][0]
+    return entry["needs_gpu"] and algo != "mp_ega"
+
+
 @pytest.mark.parametrize("algo", GROUPBYS)
 def test_every_group_by_agrees_with_pandas_on_cupy_data(algo, cupy):
     df = table()
     d = {"k": cupy.asarray(df["k"].to_numpy()), "a": cupy.asarray(df["a"].to_numpy()),
          "b": cupy.asarray(df["b"].to_numpy())}
-    r = hashlab.groupby(d, ["a", "b"], ["sum", "max"], by="k", algo=algo)
-    assert_same_groups(r.frame, pandas_groupby(df, ["k"], ["a", "b"], ["sum", "max"]))
+    r = hashlab.groupby(d, ["a", "b"], ["sum", "max", "mean"], by="k", algo=algo)
+    expected = pandas_groupby(df, ["k"], ["a", "b"], ["sum", "max", "mean"])
+    if answers_on_the_device("groupby", algo):
+        assert r.device is not None and list(r.device) == list(expected.columns)
+        assert all(isinstance(a, cupy.ndarray) for a in r.device.values())
+        assert r.device["k"].dtype == cupy.uint32 and r.device["sum_a"].dtype == cupy.int64
+        assert r.device["mean_b"].dtype == cupy.float64
+    else:
+        assert r.device is None
+    assert_same_groups(r.frame, expected)  # a device answer brought to the host here
+    host = hashlab.groupby(d, ["a", "b"], ["sum", "max", "mean"], by="k", algo=algo, device=False)
+    assert host.device is None
+    assert_same_groups(host.frame, expected)
 
 
 def test_rapids_groups_by_several_key_columns():
@@ -53,49 +72,94 @@ def test_rapids_groups_by_several_key_columns():
 
 
 def test_a_device_array_is_read_in_place_not_copied(cupy):
-    """A copy made with the group-by would not see the change between its two runs."""
+    """By address (the algorithm reads the caller's memory), and by effect: a copy made with the
+    algorithm would not see the caller's change between two runs."""
     keys = cupy.asarray(hashlab.generate_keys(10000, "uniform", distinct=10, seed=76))
     values = cupy.ones(10000, dtype=cupy.uint32)
+    for algo in ["hash", "sort", "sp_ega", "rapids"]:
+        g = hashlab.GroupBy(algo, keys, values, "sum")
+        assert g.device_inputs() == [keys.data.ptr, values.data.ptr], algo
     g = hashlab.GroupBy("hash", keys, values, "sum")
-    assert g.result().frame["sum_value"].sum() == 10000
+    assert int(g.result().device["sum_value"].sum()) == 10000
     values *= 3  # the caller's array, changed in place
-    assert g.run().result().frame["sum_value"].sum() == 30000
-    t = hashlab.Table("linear_probing", cupy.arange(1000, dtype=cupy.uint32), cupy.arange(1000, dtype=cupy.uint32))
+    assert int(g.run().result().device["sum_value"].sum()) == 30000
+    values //= 3
+
+    r, s = hashlab.generate_pkpk(20000, 10000, match_rate=1.0, seed=85, device=True)
+    rv, sv = cupy.arange(20000, dtype=cupy.uint32), cupy.arange(10000, dtype=cupy.uint32)
+    for algo in [e["name"] for e in hashlab.entries("join") if e["needs_gpu"]]:
+        j = hashlab.Join(algo, r, s, r_values=rv, s_values=sv)
+        assert j.device_inputs() == [r.data.ptr, rv.data.ptr, s.data.ptr, sv.data.ptr], algo
+    j = hashlab.Join("bsp", r, s, r_values=rv, s_values=sv)
+    before = int(j.result().device[1].sum())
+    rv += 1
+    assert int(j.run().result().device[1].sum()) == before + 10000
+
+    build = cupy.arange(1000, dtype=cupy.uint32)
     queries = cupy.arange(0, 2000, 2, dtype=cupy.uint32)
+    for algo in TABLES:
+        t = hashlab.Table(algo, build, build)
+        t.lookup(queries)
+        assert t.device_inputs() == [build.data.ptr, build.data.ptr, queries.data.ptr], algo
+    t = hashlab.Table("linear_probing", build, build)
     found = t.find(queries)
-    assert np.array_equal(found[:500], np.arange(0, 1000, 2))
+    assert isinstance(found, cupy.ndarray)  # the answer stays on the device
+    np.testing.assert_array_equal(found[:500].get(), np.arange(0, 1000, 2))
+    queries += 1  # odd keys: half of them in the table, found with their own value
+    np.testing.assert_array_equal(t.find(queries)[:500].get(), np.arange(1, 1000, 2))
 
 
-@pytest.mark.parametrize("algo", JOINS)
-def test_every_join_agrees_with_the_reference_on_host_and_device_data(algo, cupy):
-    r, s = hashlab.generate_pkpk(30000, 20000, match_rate=0.5, seed=77)
-    expected = hashlab.reference.pkpk_join(r, s)
-    for rk, sk in [(r, s), (cupy.asarray(r), cupy.asarray(s))]:
-        got = hashlab.join(rk, sk, algo=algo)
-        np.testing.assert_array_equal(got.frame["key"].to_numpy(), expected["key"].to_numpy())
-        np.testing.assert_array_equal(got.frame["r_value"].to_numpy(), expected["r_index"].to_numpy())
-        np.testing.assert_array_equal(got.frame["s_value"].to_numpy(), expected["s_index"].to_numpy())
-    entry = [e for e in hashlab.entries("join") if e["name"] == algo][0]
-    if entry["needs_gpu"]:
-        assert got.device is not None
-        keys = got.device[0].get()
-        assert sorted(keys.tolist()) == expected["key"].tolist()
+def test_a_nan_in_a_device_column_is_refused_as_in_a_host_one(cupy):
+    keys = hashlab.generate_keys(5000, "uniform", distinct=40, seed=86)
+    reals = np.full(5000, 0.5)
+    reals[4321] = np.nan
+    for algo in ["rapids", "cpu", "cpu_stl"]:
+        for v in (reals, cupy.asarray(reals)):
+            with pytest.raises(ValueError, match="row 4321 is NaN"):
+                hashlab.groupby(cupy.asarray(keys), v, "sum", algo=algo)
 
 
-@pytest.mark.parametrize("algo", TABLES)
-def test_every_table_answers_as_the_reference(algo):
-    keys = hashlab.generate_keys(20000, "unique", seed=78)
+def test_device_answers_come_back_as_the_framework_asks(cupy):
+    torch = pytest.importorskip("torch", reason="needs PyTorch")
+    keys = cupy.asarray(hashlab.generate_keys(20000, "uniform", distinct=300, seed=87))
+    values = torch.ones(20000, dtype=torch.int32, device="cuda")
+    r = hashlab.groupby(keys, values, ["sum", "count"], algo="rapids", device="torch")
+    assert isinstance(r.device["sum_value"], torch.Tensor) and r.device["sum_value"].is_cuda
+    assert int(r.device["count_value"].sum()) == 20000 and len(r.frame) == 300
+    raw = hashlab.groupby(keys, cupy.ones(20000, dtype=cupy.uint32), "sum", algo="sort", device="raw")
+    assert isinstance(raw.device["sum_value"], hashlab.DeviceArray)
+    assert len(raw.frame) == 300 and int(raw.frame["sum_value"].sum()) == 20000
+
+
+TABLE_OPTIONS = [("cuckoo", {}), ("cuckoo", {"multivalue": True}), ("hashgraph", {}),
+                 ("hashgraph", {"answer": "total", "probe": "new"}), ("linear_probing", {}),
+                 ("linear_probing", {"multivalue": True}), ("sorted_array", {}), ("sorted_array", {"multivalue": True})]
+
+
+@pytest.mark.parametrize("algo, options", TABLE_OPTIONS)
+def test_every_table_answers_as_the_reference_on_host_and_device(algo, options, cupy):
+    unique = not options.get("multivalue") and algo != "hashgraph"
+    keys = (hashlab.generate_keys(20000, "unique", seed=78) if unique
+            else hashlab.generate_keys(20000, "uniform", multiplicity=4, seed=78))
     values = hashlab.generate_values(20000, 0, 10 ** 6, seed=79)
     queries = np.concatenate([keys[::3], hashlab.generate_keys(5000, "unique", seed=80)])
-    t = hashlab.Table(algo, keys, values)
-    r = t.lookup(queries)
-    assert t.check() == ""
     count, value = hashlab.reference.lookup(keys, values, queries)
-    if r.count is not None:
-        np.testing.assert_array_equal(r.count, count)
-    if r.value is not None:
-        np.testing.assert_array_equal(r.value[count > 0], value[count > 0])
-    if r.answers == "total":
+    for k, v, q in [(keys, values, queries), (cupy.asarray(keys), cupy.asarray(values), cupy.asarray(queries))]:
+        t = hashlab.Table(algo, k, v, **options)
+        r = t.lookup(q)
+        assert t.check() == ""
+        assert r.on_device == isinstance(q, cupy.ndarray)
+        assert r.answers in ("value", "count_and_value", "count", "total")
+        got_count = None if r.count is None else hashlab.to_numpy(r.count)
+        got_value = None if r.value is None else hashlab.to_numpy(r.value)
+        if r.answers in ("count_and_value", "count"):
+            np.testing.assert_array_equal(got_count, count)
+        if r.answers in ("value", "count_and_value"):
+            np.testing.assert_array_equal(got_value[count > 0], value[count > 0])
+        if r.answers == "count_and_value":
+            assert (got_value[count == 0] == 0).all()
+        if r.answers == "total":
+            assert got_count is None and got_value is None
         assert r.total == count.sum()
 
 
