@@ -133,6 +133,10 @@ def _open_figures():
 
 
 def _revision(folder):
+    """The revision the notebook ran at: HASHLAB_GIT_SHA when set (a tree shipped without its .git,
+    as scripts/gpu_check.sh takes it), else git's."""
+    if os.environ.get("HASHLAB_GIT_SHA"):
+        return os.environ["HASHLAB_GIT_SHA"]
     try:
         return subprocess.run(["git", "-C", folder, "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
                               check=True).stdout.strip()
