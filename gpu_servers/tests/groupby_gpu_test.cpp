@@ -12,13 +12,13 @@
 #include "hashlab/gpu_servers/groupby.hpp"
 #include "hashlab/servers/group.hpp"
 #include "hashlab/testing/gpu_test.hpp"
+#include "hashlab/testing/server_groups.hpp"
 
 namespace hashlab::gpu_servers {
 namespace {
 
 using reference::Aggregation;
 using servers::Backend;
-using Param = std::tuple<Backend, int>;
 
 const std::vector<Aggregation> kEvery = {Aggregation::kSum, Aggregation::kMin, Aggregation::kMax, Aggregation::kCount,
                                          Aggregation::kMean};
@@ -53,19 +53,8 @@ catalogue::GroupByInput input_of(const std::string& algorithm, const std::uint32
   return in;
 }
 
-class ServersGroupBy : public testing::GpuTestWithParam<Param> {
+class ServersGroupBy : public testing::ServerGroupTest {
  protected:
-  void SetUp() override {
-    testing::GpuTestWithParam<Param>::SetUp();
-    if (IsSkipped()) return;
-    const auto [backend, p] = GetParam();
-    if (backend == Backend::kNccl && !servers::nccl_built()) GTEST_SKIP() << "this build has no NCCL";
-    if (backend == Backend::kNccl && p > servers::device_count())
-      GTEST_SKIP() << "needs " << p << " GPUs for " << p << " NCCL servers; this host has " << servers::device_count();
-    group_ = std::make_unique<servers::ServerGroup>(servers::GroupOptions{p, backend, {}});
-  }
-  int p() const { return std::get<1>(GetParam()); }
-
   /// The servers' groups put together, and each server's statistics.
   std::pair<reference::GroupByResult, std::vector<ServerGroupByStats>> across(const Whole& w, const ServersGroupByOptions& o) {
     std::mutex mutex;
@@ -116,18 +105,13 @@ class ServersGroupBy : public testing::GpuTestWithParam<Param> {
     g->run(stream.get());
     return g->result(stream.get());
   }
-
-  std::unique_ptr<servers::ServerGroup> group_;
 };
 
-std::string name_of(const ::testing::TestParamInfo<Param>& info) {
-  return std::string(servers::to_string(std::get<0>(info.param))) + std::to_string(std::get<1>(info.param));
-}
-
 INSTANTIATE_TEST_SUITE_P(Servers, ServersGroupBy,
-                         ::testing::Values(Param{Backend::kLocal, 1}, Param{Backend::kLocal, 2}, Param{Backend::kLocal, 3},
-                                           Param{Backend::kNccl, 1}, Param{Backend::kNccl, 2}),
-                         name_of);
+                         ::testing::Values(testing::ServersParam{Backend::kLocal, 1}, testing::ServersParam{Backend::kLocal, 2},
+                                           testing::ServersParam{Backend::kLocal, 3}, testing::ServersParam{Backend::kNccl, 1},
+                                           testing::ServersParam{Backend::kNccl, 2}),
+                         testing::servers_param_name);
 
 TEST_P(ServersGroupBy, EveryGpuGroupByEqualsItsSingleGpuAnswerWithManyGroups) {
   const Whole w = whole(30000, 20000, testing::test_seed());

@@ -7,47 +7,19 @@
 #include <mutex>
 #include <numeric>
 #include <string>
-#include <tuple>
 
 #include "hashlab/common/memory.hpp"
 #include "hashlab/servers/bandwidth.hpp"
 #include "hashlab/servers/group.hpp"
 #include "hashlab/testing/gpu_test.hpp"
+#include "hashlab/testing/server_groups.hpp"
 
 namespace hashlab::servers {
 namespace {
 
-using Param = std::tuple<Backend, int>;
+class Collectives : public testing::ServerGroupTest {};
 
-class Collectives : public testing::GpuTestWithParam<Param> {
- protected:
-  void SetUp() override {
-    testing::GpuTestWithParam<Param>::SetUp();
-    if (IsSkipped()) return;
-    const auto [backend, servers] = GetParam();
-    if (backend == Backend::kNccl && !nccl_built()) GTEST_SKIP() << "this build has no NCCL";
-    if (backend == Backend::kNccl && servers > device_count())
-      GTEST_SKIP() << "needs " << servers << " GPUs for " << servers << " NCCL servers; this host has "
-                   << device_count();
-    GroupOptions options;
-    options.servers = servers;
-    options.backend = backend;
-    group_ = std::make_unique<ServerGroup>(options);
-  }
-  int p() const { return std::get<1>(GetParam()); }
-  std::unique_ptr<ServerGroup> group_;
-};
-
-std::string name_of(const ::testing::TestParamInfo<Param>& info) {
-  return std::string(to_string(std::get<0>(info.param))) + std::to_string(std::get<1>(info.param));
-}
-
-INSTANTIATE_TEST_SUITE_P(Servers, Collectives,
-                         ::testing::Values(Param{Backend::kLocal, 1}, Param{Backend::kLocal, 2},
-                                           Param{Backend::kLocal, 3}, Param{Backend::kLocal, 4},
-                                           Param{Backend::kNccl, 1}, Param{Backend::kNccl, 2},
-                                           Param{Backend::kNccl, 4}),
-                         name_of);
+INSTANTIATE_TEST_SUITE_P(Servers, Collectives, testing::every_servers_param(), testing::servers_param_name);
 
 TEST_P(Collectives, EveryServerKnowsItsRankSizeAndDevice) {
   std::vector<int> ranks(static_cast<std::size_t>(p()), -1);

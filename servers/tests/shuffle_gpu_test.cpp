@@ -12,39 +12,17 @@
 #include "hashlab/servers/group.hpp"
 #include "hashlab/servers/shuffle.hpp"
 #include "hashlab/testing/gpu_test.hpp"
+#include "hashlab/testing/server_groups.hpp"
 
 namespace hashlab::servers {
 namespace {
 
-using Param = std::tuple<Backend, int>;
-
 /// One row as the test tracks it: two key columns, an 8-byte and a 4-byte value.
 using Row = std::tuple<std::uint32_t, std::uint32_t, std::uint64_t, std::uint32_t>;
 
-class Shuffle : public testing::GpuTestWithParam<Param> {
- protected:
-  void SetUp() override {
-    testing::GpuTestWithParam<Param>::SetUp();
-    if (IsSkipped()) return;
-    const auto [backend, p] = GetParam();
-    if (backend == Backend::kNccl && !nccl_built()) GTEST_SKIP() << "this build has no NCCL";
-    if (backend == Backend::kNccl && p > device_count())
-      GTEST_SKIP() << "needs " << p << " GPUs for " << p << " NCCL servers; this host has " << device_count();
-    group_ = std::make_unique<ServerGroup>(GroupOptions{p, backend, {}});
-  }
-  int p() const { return std::get<1>(GetParam()); }
-  std::unique_ptr<ServerGroup> group_;
-};
+class Shuffle : public testing::ServerGroupTest {};
 
-std::string name_of(const ::testing::TestParamInfo<Param>& info) {
-  return std::string(to_string(std::get<0>(info.param))) + std::to_string(std::get<1>(info.param));
-}
-
-INSTANTIATE_TEST_SUITE_P(Servers, Shuffle,
-                         ::testing::Values(Param{Backend::kLocal, 1}, Param{Backend::kLocal, 2}, Param{Backend::kLocal, 3},
-                                           Param{Backend::kLocal, 4}, Param{Backend::kNccl, 1},
-                                           Param{Backend::kNccl, 2}, Param{Backend::kNccl, 4}),
-                         name_of);
+INSTANTIATE_TEST_SUITE_P(Servers, Shuffle, testing::every_servers_param(), testing::servers_param_name);
 
 /// Server r's rows: 1000 * (r + 1) of them (server 0 fewest), keys repeating across servers.
 std::vector<Row> rows_of(int r) {

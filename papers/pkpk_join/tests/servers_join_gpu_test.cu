@@ -13,6 +13,7 @@
 #include "hashlab/pkpk_join/servers_join.hpp"
 #include "hashlab/servers/group.hpp"
 #include "hashlab/testing/gpu_test.hpp"
+#include "hashlab/testing/server_groups.hpp"
 
 namespace hashlab::pkpk {
 namespace {
@@ -87,21 +88,8 @@ Outcome run_join(servers::ServerGroup& group, const Shares& shares, const Server
   return out;
 }
 
-using Param = std::tuple<Backend, int>;
-
-class ServersJoin : public testing::GpuTestWithParam<Param> {
+class ServersJoin : public testing::ServerGroupTest {
  protected:
-  void SetUp() override {
-    testing::GpuTestWithParam<Param>::SetUp();
-    if (IsSkipped()) return;
-    const auto [backend, p] = GetParam();
-    if (backend == Backend::kNccl && !servers::nccl_built()) GTEST_SKIP() << "this build has no NCCL";
-    if (backend == Backend::kNccl && p > servers::device_count())
-      GTEST_SKIP() << "needs " << p << " GPUs for " << p << " NCCL servers; this host has " << servers::device_count();
-    group_ = std::make_unique<servers::ServerGroup>(servers::GroupOptions{p, backend, {}});
-  }
-  int p() const { return std::get<1>(GetParam()); }
-
   /// Generated pk-pk tables (random order, match rate as given).
   static std::pair<Keys, Keys> tables(std::uint64_t r_rows, std::uint64_t s_rows, double match, std::uint64_t seed) {
     Keys r, s;
@@ -134,19 +122,9 @@ class ServersJoin : public testing::GpuTestWithParam<Param> {
       }
     }
   }
-
-  std::unique_ptr<servers::ServerGroup> group_;
 };
 
-std::string name_of(const ::testing::TestParamInfo<Param>& info) {
-  return std::string(servers::to_string(std::get<0>(info.param))) + std::to_string(std::get<1>(info.param));
-}
-
-INSTANTIATE_TEST_SUITE_P(Servers, ServersJoin,
-                         ::testing::Values(Param{Backend::kLocal, 1}, Param{Backend::kLocal, 2}, Param{Backend::kLocal, 3},
-                                           Param{Backend::kLocal, 4}, Param{Backend::kNccl, 1},
-                                           Param{Backend::kNccl, 2}, Param{Backend::kNccl, 4}),
-                         name_of);
+INSTANTIATE_TEST_SUITE_P(Servers, ServersJoin, testing::every_servers_param(), testing::servers_param_name);
 
 TEST_P(ServersJoin, EveryJoinGivesTheReferenceRows) {
   const std::uint64_t seed = testing::test_seed();
