@@ -135,5 +135,41 @@ void GroupState::arrive_and_wait() {
   if (generation_ == generation) throw GroupAborted("the server group was aborted: " + reason_);
 }
 
+std::string GroupState::begin_exchange(const std::function<std::string(const std::vector<Slot>&)>& check) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  if (aborted_.load(std::memory_order_relaxed)) throw GroupAborted("the server group was aborted: " + reason_);
+  const unsigned long long generation = generation_;
+  if (++arrived_ == size()) {
+    // The last to arrive: every other server waits here with its slot posted.
+    arrived_ = 0;
+    try {
+      verdict_ = check ? check(slots_) : std::string();
+    } catch (const std::exception& e) {
+      verdict_ = e.what();
+    }
+    readers_ = size();
+    ++generation_;
+    std::string verdict = verdict_;
+    lock.unlock();
+    arrived_cv_.notify_all();
+    return verdict;
+  }
+  arrived_cv_.wait(lock, [&] { return generation_ != generation || aborted_.load(std::memory_order_relaxed); });
+  if (generation_ == generation) throw GroupAborted("the server group was aborted: " + reason_);
+  // The next exchange cannot have overwritten the verdict: it needs this server at its barrier.
+  return verdict_;
+}
+
+void GroupState::end_exchange() noexcept {
+  std::unique_lock<std::mutex> lock(mutex_);
+  if (--readers_ == 0) {
+    lock.unlock();
+    readers_cv_.notify_all();
+    return;
+  }
+  // readers_ cannot rise again before this server leaves: the next exchange needs it at its barrier.
+  readers_cv_.wait(lock, [&] { return readers_ == 0; });
+}
+
 }  // namespace detail
 }  // namespace hashlab::servers

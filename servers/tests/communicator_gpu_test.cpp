@@ -162,20 +162,66 @@ TEST_P(Collectives, AServerThatFailsAloneEndsEveryServerNeverAHang) {
   EXPECT_THROW(group_->run([](Communicator&) {}), std::logic_error);
 }
 
+// Plans that disagree are refused before any server copies anything (a copy sized by a plan its
+// peer does not share would read or write past a buffer), and every server gets the same error.
+// The local backend sees every server's plan; NCCL sees only its own, so with several NCCL servers
+// a disagreement is the caller's to avoid (communicator.hpp) and that case is skipped. With one
+// server the plan disagrees with itself (it sends itself 2 bytes and expects 1), which both
+// backends refuse.
 TEST_P(Collectives, PlansThatDisagreeAreAnErrorNotAHang) {
-  if (std::get<0>(GetParam()) == Backend::kNccl) GTEST_SKIP() << "NCCL cannot see the peer's plan (documented)";
-  if (p() < 2) GTEST_SKIP() << "needs two servers";
+  if (backend() == Backend::kNccl && p() > 1)
+    GTEST_SKIP() << "an NCCL server cannot see its peers' plans: a disagreement between servers is the caller's to "
+                    "avoid (communicator.hpp)";
+  std::mutex mutex;
+  std::vector<std::string> messages(static_cast<std::size_t>(p()));
   EXPECT_THROW(group_->run([&](Communicator& comm) {
                  const int n = comm.size();
                  std::vector<std::uint64_t> counts(static_cast<std::size_t>(n) * n, 1);
-                 if (comm.rank() == 0) counts[1] = 2;  // server 0 believes it sends 2 to server 1
-                 const ExchangePlan plan = ExchangePlan::from_counts(counts, n, comm.rank());
-                 DeviceBuffer<std::uint8_t> send(plan.send_total(), comm.stream()), recv(plan.recv_total(), comm.stream());
+                 if (n > 1 && comm.rank() == 0) counts[1] = 2;  // server 0 believes it sends 2 to server 1
+                 ExchangePlan plan = ExchangePlan::from_counts(counts, n, comm.rank());
+                 if (n == 1) plan.send_counts[0] = 2;  // one server: it sends itself 2 and expects 1
+                 DeviceBuffer<std::uint8_t> send(plan.send_total(), comm.stream()),
+                     recv(plan.recv_total(), comm.stream());
                  send.fill_bytes(1, comm.stream());
-                 comm.all_to_all(send.data(), plan, recv.data());
+                 try {
+                   comm.all_to_all(send.data(), plan, recv.data());
+                 } catch (const std::logic_error& e) {
+                   std::lock_guard<std::mutex> lock(mutex);
+                   messages[static_cast<std::size_t>(comm.rank())] = e.what();
+                   throw;
+                 }
                }),
                std::logic_error);
   EXPECT_TRUE(group_->failed());
+  const std::string disagreement = p() > 1 ? "server 0 sends 2 bytes to server 1, which expects 1"
+                                           : "sends itself 2 bytes but expects 1";
+  for (int r = 0; r < p(); ++r) {
+    // Every server finds the disagreement itself, before any copy.
+    const std::string& m = messages[static_cast<std::size_t>(r)];
+    EXPECT_NE(m.find("server " + std::to_string(r) + " of " + std::to_string(p()) + ": "), std::string::npos) << m;
+    EXPECT_NE(m.find(disagreement), std::string::npos) << m;
+  }
+}
+
+TEST_P(Collectives, AllGatherSizesThatDisagreeAreAnErrorBeforeAnyCopy) {
+  if (backend() == Backend::kNccl) GTEST_SKIP() << "an NCCL server cannot see its peers' sizes (communicator.hpp)";
+  if (p() < 2) GTEST_SKIP() << "one server's all-gather has no other size to disagree with";
+  std::atomic<int> refused{0};
+  EXPECT_THROW(group_->run([&](Communicator& comm) {
+                 // The last server gathers 8 bytes a server, the others 4.
+                 const std::size_t count = comm.rank() == comm.size() - 1 ? 2 : 1;
+                 DeviceBuffer<std::uint32_t> send(count, comm.stream()),
+                     recv(count * static_cast<std::size_t>(comm.size()), comm.stream());
+                 send.fill_bytes(0, comm.stream());
+                 try {
+                   comm.all_gather(send.data(), recv.data(), count);
+                 } catch (const std::logic_error& e) {
+                   if (std::string(e.what()).find("all-gather sizes disagree") != std::string::npos) ++refused;
+                   throw;
+                 }
+               }),
+               std::logic_error);
+  EXPECT_EQ(refused.load(), p()) << "every server refuses the all-gather";
 }
 
 TEST_P(Collectives, AllToAllBandwidthIsMeasuredOnWrittenBuffers) {

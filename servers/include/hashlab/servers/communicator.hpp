@@ -98,10 +98,16 @@ class Communicator {
   // ---- collectives (rules 1 and 2 above) ------------------------------------------------------
 
   /// recv[s * bytes, (s + 1) * bytes) = server s's `send` (device memory of this server's device).
+  /// `bytes` is the same on every server (the local backend refuses sizes that disagree with a
+  /// std::logic_error on every server, before any copy).
   virtual void all_gather_bytes(const void* send, void* recv, std::size_t bytes) = 0;
   /// Server s's send[plan_s.send_offsets[d], + send_counts[d]) lands in server d's
   /// recv[plan_d.recv_offsets[s], + recv_counts[s]), counts and offsets in bytes here. The plans
-  /// must agree (ExchangePlan::from_counts on the same matrix); a disagreement is a logic_error.
+  /// must agree (ExchangePlan::from_counts on the same matrix). The local backend sees every
+  /// server's plan and refuses a disagreement with a std::logic_error on every server, before
+  /// any copy; an NCCL server sees only its own plan and refuses one that disagrees with itself
+  /// (what it sends itself against what it expects from itself): a disagreement between NCCL
+  /// servers is the caller's to avoid.
   virtual void all_to_all_bytes(const void* send, const ExchangePlan& plan_bytes, void* recv) = 0;
   /// The same as all_gather_bytes for a small host value (out holds size() * bytes).
   virtual void all_gather_host_bytes(const void* value, void* out, std::size_t bytes) = 0;
