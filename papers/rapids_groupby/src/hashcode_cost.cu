@@ -5,6 +5,7 @@
 #include <string>
 
 #include "hashlab/common/cuda_check.hpp"
+#include "hashlab/common/dispatch.hpp"
 #include "hashlab/common/hash.hpp"
 #include "hashlab/common/grid_stride.cuh"
 #include "hashlab/common/launch.cuh"
@@ -65,26 +66,13 @@ void chained_hashcodes(const std::uint32_t* keys, int key_columns, std::size_t r
   // the other; their values make both compute x * 31.
   constexpr std::uint32_t kShift = 5, kMultiplier = 31;
   const unsigned grid = grid_for(rows);
-  switch (form) {
-    case Times31::kShiftSubtract:
-      chained_hashcodes_kernel<Times31::kShiftSubtract>
-          <<<grid, kDefaultBlock, 0, stream>>>(keys, key_columns, rows, rounds, kShift, kMultiplier, out);
-      break;
-    case Times31::kMultiply:
-      chained_hashcodes_kernel<Times31::kMultiply>
-          <<<grid, kDefaultBlock, 0, stream>>>(keys, key_columns, rows, rounds, kShift, kMultiplier, out);
-      break;
-    case Times31::kAsCompiled:
-      chained_hashcodes_kernel<Times31::kAsCompiled>
-          <<<grid, kDefaultBlock, 0, stream>>>(keys, key_columns, rows, rounds, kShift, kMultiplier, out);
-      break;
-    case Times31::kMultiplyConstant:
-      chained_hashcodes_kernel<Times31::kMultiplyConstant>
-          <<<grid, kDefaultBlock, 0, stream>>>(keys, key_columns, rows, rounds, kShift, kMultiplier, out);
-      break;
-    default:
-      throw std::invalid_argument("rapids chained_hashcodes: unknown form " + std::to_string(static_cast<int>(form)));
-  }
+  const bool known = dispatch_value<Times31::kShiftSubtract, Times31::kMultiply, Times31::kAsCompiled,
+                                    Times31::kMultiplyConstant>(form, [&](auto form_c) {
+    chained_hashcodes_kernel<decltype(form_c)::value>
+        <<<grid, kDefaultBlock, 0, stream>>>(keys, key_columns, rows, rounds, kShift, kMultiplier, out);
+  });
+  if (!known)
+    throw std::invalid_argument("rapids chained_hashcodes: unknown form " + std::to_string(static_cast<int>(form)));
   HASHLAB_CHECK_LAUNCH();
 }
 
