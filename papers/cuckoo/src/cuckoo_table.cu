@@ -83,10 +83,7 @@ CuckooHashTable::CuckooHashTable(const CuckooConfig& config) : config_(config), 
 }
 
 void CuckooHashTable::build(const std::uint32_t* keys, const std::uint32_t* values, std::size_t n, cudaStream_t stream) {
-  stats_ = BuildStats{};
-  stats_.n = n;
-  stats_.table_size = table_size_for(n, config_.space_factor);
-  stats_.max_iterations = config_.max_iterations > 0 ? config_.max_iterations : default_max_iterations(n);
+  stats_ = detail::build_parameters(config_, n);
   if (slots_.size() != stats_.table_size) slots_ = DeviceBuffer<std::uint64_t>(stats_.table_size, stream);
   if (status_.empty()) status_ = DeviceBuffer<std::uint32_t>(1, stream);
   if (config_.count_evictions && chain_lengths_.size() != stats_.max_iterations + std::size_t{1})

@@ -32,6 +32,16 @@ void dispatch(HashKind kind, int count, F&& f) {
   });
 }
 
+/// A build's parameters (section 4.3.1.1) for N = n keys: the table size (space factor x N) and
+/// the eviction limit (config.max_iterations, or 7 lg N); the counts of a build start at 0.
+inline BuildStats build_parameters(const CuckooConfig& config, std::size_t n) {
+  BuildStats stats;
+  stats.n = n;
+  stats.table_size = table_size_for(n, config.space_factor);
+  stats.max_iterations = config.max_iterations > 0 ? config.max_iterations : default_max_iterations(n);
+  return stats;
+}
+
 /// location_1 .. location_K of `key` (Listing 4.1 / 4.2).
 template <HashKind H, int K>
 __device__ __forceinline__ void all_locations(const HashFunctions& f, std::uint32_t key, std::uint32_t (&loc)[K]) {

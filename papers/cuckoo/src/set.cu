@@ -102,10 +102,7 @@ void CuckooSet::build(const std::uint32_t* keys, std::size_t n, cudaStream_t str
 
 void CuckooSet::build_with_flags(const std::uint32_t* keys, std::size_t n, std::uint32_t* first_copy,
                                  cudaStream_t stream) {
-  stats_ = BuildStats{};
-  stats_.n = n;
-  stats_.table_size = table_size_for(n, config_.space_factor);
-  stats_.max_iterations = config_.max_iterations > 0 ? config_.max_iterations : default_max_iterations(n);
+  stats_ = detail::build_parameters(config_, n);
   if (slots_.size() != stats_.table_size) slots_ = DeviceBuffer<std::uint32_t>(stats_.table_size, stream);
   if (status_.empty()) status_ = DeviceBuffer<std::uint32_t>(1, stream);
   const unsigned blocks = static_cast<unsigned>(div_up<std::size_t>(n, static_cast<std::size_t>(config_.block_size)));
