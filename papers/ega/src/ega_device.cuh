@@ -10,6 +10,7 @@
 #include "hashlab/common/hash.hpp"
 #include "hashlab/common/reduce.cuh"
 #include "hashlab/ega/sp_ega.hpp"
+#include "aggregate.hpp"
 
 namespace hashlab::ega::detail {
 
@@ -23,13 +24,7 @@ enum Status : int {
   kStatusWords = 5,
 };
 
-/// The identity of a combine: what an empty slot's aggregate starts from.
-__host__ __device__ inline std::uint64_t identity_of(Aggregation op) {
-  return op == Aggregation::kMin ? ~std::uint64_t{0} : std::uint64_t{0};
-}
-
-/// Folds one pair's aggregate into a slot's. A count is a sum of the pairs' counts (each input
-/// pair starts at 1), so partial results combine as they are.
+/// Folds one pair's aggregate into a slot's, with an atomic (combine_plain without one: aggregate.hpp).
 __device__ __forceinline__ void combine(std::uint64_t* slot, Aggregation op, std::uint64_t value) {
   auto* s = reinterpret_cast<unsigned long long*>(slot);
   const auto v = static_cast<unsigned long long>(value);
@@ -37,15 +32,6 @@ __device__ __forceinline__ void combine(std::uint64_t* slot, Aggregation op, std
     case Aggregation::kMin: atomicMin(s, v); break;
     case Aggregation::kMax: atomicMax(s, v); break;
     default: atomicAdd(s, v); break;  // kSum, kCount
-  }
-}
-
-/// The combine of two aggregates, without atomics.
-__host__ __device__ inline std::uint64_t combine_plain(Aggregation op, std::uint64_t a, std::uint64_t b) {
-  switch (op) {
-    case Aggregation::kMin: return a < b ? a : b;
-    case Aggregation::kMax: return a > b ? a : b;
-    default: return a + b;  // kSum, kCount
   }
 }
 

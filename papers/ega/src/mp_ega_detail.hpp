@@ -25,6 +25,7 @@
 #include "hashlab/common/memory.hpp"
 #include "hashlab/ega/mp_ega.hpp"
 #include "hashlab/ega/sp_ega.hpp"
+#include "aggregate.hpp"
 
 namespace hashlab::ega {
 namespace detail {
@@ -64,15 +65,6 @@ void gather_pieces_on_gpu(const std::uint32_t* tile_keys, const std::uint64_t* t
 void partition_tile_on_cpu(const std::uint32_t* keys, const std::uint32_t* values, std::size_t rows, Aggregation op,
                            std::uint32_t partitions, unsigned threads, std::uint32_t* out_keys,
                            std::uint64_t* out_values, std::vector<std::size_t>& offsets);
-
-/// The combine of two aggregates on the host.
-inline std::uint64_t combine_host(Aggregation op, std::uint64_t a, std::uint64_t b) {
-  switch (op) {
-    case Aggregation::kMin: return std::min(a, b);
-    case Aggregation::kMax: return std::max(a, b);
-    default: return a + b;
-  }
-}
 
 /// The first exception of a phase's worker threads (one per stream, and the CPU tile driver).
 class FirstError {

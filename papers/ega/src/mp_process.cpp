@@ -19,7 +19,7 @@
 
 namespace hashlab::ega {
 
-using detail::combine_host;
+using detail::combine_plain;
 
 void MpEga::load_rows(StreamContext& ctx, std::size_t m, bool merged, std::size_t from, std::size_t rows,
                       std::size_t at) {
@@ -91,7 +91,7 @@ void MpEga::aggregate_on_cpu(CpuTable& table, const std::uint32_t* keys, const s
                              std::size_t rows, Aggregation op) {
   for (std::size_t i = 0; i < rows; ++i) {
     auto [aggregate, inserted] = table.try_emplace(keys[i], values[i]);
-    if (!inserted) aggregate = combine_host(op, aggregate, values[i]);
+    if (!inserted) aggregate = combine_plain(op, aggregate, values[i]);
   }
 }
 
