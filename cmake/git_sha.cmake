@@ -1,6 +1,6 @@
 # Writes OUTPUT with the current git revision of SOURCE_DIR, only when it changed.
-# $HASHLAB_GIT_SHA overrides it: a copy of the tree shipped to another machine (a lent GPU) may
-# carry a .git that does not match its files, so the scripts that ship it pass the revision.
+# $HASHLAB_GIT_SHA names the revision when the sources carry no git history of their own (a source
+# archive, `git archive`): the result files then record it instead of "unknown".
 if(DEFINED ENV{HASHLAB_GIT_SHA} AND NOT "$ENV{HASHLAB_GIT_SHA}" STREQUAL "")
   set(sha "$ENV{HASHLAB_GIT_SHA}")
 else()

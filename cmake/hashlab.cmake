@@ -154,3 +154,34 @@ function(hashlab_add_program name)
     add_dependencies(${folder}_tests ${name})  # the tests run the program
   endif()
 endfunction()
+
+# hashlab_install(): the install and export rules, after every folder is added. `cmake --install`
+# (component dev) puts the libraries, their headers and the package files for find_package(hashlab)
+# under the prefix; with the program, `bin/hashlab` and the committed reference results
+# (share/hashlab/reference, where an installed hashlab looks for them) come too (component program).
+function(hashlab_install)
+  include(GNUInstallDirs)
+  include(CMakePackageConfigHelpers)
+  get_property(libraries GLOBAL PROPERTY HASHLAB_LIBRARY_TARGETS)
+  install(TARGETS ${libraries} EXPORT hashlabTargets COMPONENT dev
+          ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+          INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  foreach(library IN LISTS libraries)
+    get_target_property(include_dir ${library} HASHLAB_INCLUDE_DIR)
+    if(EXISTS ${include_dir})
+      install(DIRECTORY ${include_dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT dev)
+    endif()
+  endforeach()
+  set(package_dir ${CMAKE_INSTALL_LIBDIR}/cmake/hashlab)
+  install(EXPORT hashlabTargets NAMESPACE hashlab:: DESTINATION ${package_dir} COMPONENT dev)
+  configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/hashlabConfig.cmake.in
+                                ${PROJECT_BINARY_DIR}/hashlabConfig.cmake INSTALL_DESTINATION ${package_dir})
+  write_basic_package_version_file(${PROJECT_BINARY_DIR}/hashlabConfigVersion.cmake COMPATIBILITY SameMinorVersion)
+  install(FILES ${PROJECT_BINARY_DIR}/hashlabConfig.cmake ${PROJECT_BINARY_DIR}/hashlabConfigVersion.cmake
+          DESTINATION ${package_dir} COMPONENT dev)
+  if(TARGET hashlab)
+    install(TARGETS hashlab RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT program)
+    install(DIRECTORY ${PROJECT_SOURCE_DIR}/results/reference DESTINATION ${CMAKE_INSTALL_DATADIR}/hashlab
+            COMPONENT program)
+  endif()
+endfunction()

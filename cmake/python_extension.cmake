@@ -9,13 +9,16 @@ set(hashlab_python_default OFF)
 set(hashlab_python_why "")
 if(SKBUILD)
   set(hashlab_python_default ON)  # pip's build: its interpreter is Python_EXECUTABLE
+elseif(NOT PROJECT_IS_TOP_LEVEL)
+  # Inside another project the extension is built only when asked (-DHASHLAB_PYTHON=ON).
+  set(hashlab_python_why "hashlab is a subproject of ${CMAKE_PROJECT_NAME}")
 elseif(NOT DEFINED Python_EXECUTABLE)
   find_package(Python3 COMPONENTS Interpreter)
   if(Python3_FOUND)
     set(Python_EXECUTABLE ${Python3_EXECUTABLE})
   endif()
 endif()
-if(DEFINED Python_EXECUTABLE AND NOT SKBUILD)
+if(DEFINED Python_EXECUTABLE AND NOT SKBUILD AND PROJECT_IS_TOP_LEVEL)
   execute_process(COMMAND ${Python_EXECUTABLE} -m nanobind --cmake_dir
                   OUTPUT_VARIABLE hashlab_nanobind_dir OUTPUT_STRIP_TRAILING_WHITESPACE
                   RESULT_VARIABLE hashlab_nanobind_rc ERROR_QUIET)
@@ -29,7 +32,7 @@ if(DEFINED Python_EXECUTABLE AND NOT SKBUILD)
   else()
     set(hashlab_python_why "${Python_EXECUTABLE} cannot import nanobind (make deps, or pip install nanobind)")
   endif()
-elseif(NOT SKBUILD)
+elseif(NOT SKBUILD AND PROJECT_IS_TOP_LEVEL)
   set(hashlab_python_why "no Python interpreter found")
 endif()
 

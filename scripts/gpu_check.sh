@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# GPU validation in one go (for a lent GPU machine or any GPU box): configure + build, every
-# test, compute-sanitizer memcheck and racecheck over the GPU test binaries, on a host with
+# GPU validation in one go on a GPU box that can build (a node that cannot: scripts/bundle.sh):
+# configure + build, every test, compute-sanitizer memcheck and racecheck over the GPU test binaries, on a host with
 # several GPUs the servers' tests under mpirun, the device probe, then the given experiments.
 # Logs go to $LOG_DIR (default build/gpu_check).
 #
 #   scripts/gpu_check.sh [--no-sanitize] [--sanitize-filter F] [--run "paper [exp...] [opts]"]...
 #
 # Environment: CMAKE_PREFIX_PATH (extra library prefixes), JOBS, BUILD_DIR, LOG_DIR, OUT,
-# HASHLAB_GIT_SHA (the revision to record when the tree was shipped without a matching .git).
+# HASHLAB_GIT_SHA (the revision to record when the sources carry no git history, cmake/git_sha.cmake).
 set -uo pipefail
 # NVLink multicast stays off on GPUs others share (servers/README.md), unless the caller set it.
 export NCCL_NVLS_ENABLE=${NCCL_NVLS_ENABLE:-0}
