@@ -12,7 +12,7 @@
 #include "hashlab/gpu_servers/groupby.hpp"
 #include "hashlab/servers/group.hpp"
 #include "hashlab/testing/gpu_test.hpp"
-#include "hashlab/testing/server_groups.hpp"
+#include "hashlab/servers/testing.hpp"
 
 namespace hashlab::gpu_servers {
 namespace {

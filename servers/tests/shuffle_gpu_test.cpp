@@ -12,7 +12,7 @@
 #include "hashlab/servers/group.hpp"
 #include "hashlab/servers/shuffle.hpp"
 #include "hashlab/testing/gpu_test.hpp"
-#include "hashlab/testing/server_groups.hpp"
+#include "hashlab/servers/testing.hpp"
 
 namespace hashlab::servers {
 namespace {

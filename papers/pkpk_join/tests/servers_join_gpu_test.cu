@@ -13,7 +13,7 @@
 #include "hashlab/pkpk_join/servers_join.hpp"
 #include "hashlab/servers/group.hpp"
 #include "hashlab/testing/gpu_test.hpp"
-#include "hashlab/testing/server_groups.hpp"
+#include "hashlab/servers/testing.hpp"
 
 namespace hashlab::pkpk {
 namespace {
