@@ -53,7 +53,7 @@ def plot(results_dir):
 
     rows = _load(results_dir, "fig2")
     if rows:
-        fig, ax = hs.new_figure("Fig. 2: build rate vs load factor (sequence input)", "load factor (keys / hash range)",
+        fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "fig2"), "load factor (keys / hash range)",
                                 "G keys/s")
         hs.plot_series(ax, rows, "build_rate", x="param_value", label_of=label)
         hs.paper_marker(ax, 1.0, PAPER_BUILD_RATE, "paper: 2.5 G keys/s (GV100)")
@@ -68,7 +68,7 @@ def plot(results_dir):
 
     rows = _load(results_dir, "fig3")
     if rows:
-        fig, ax = hs.new_figure("Fig. 3: build rate vs average appearances per key", "average appearances",
+        fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "fig3"), "average appearances",
                                 "G keys/s", logx=True)
         hs.plot_series(ax, rows, "build_rate", x="param_value", label_of=label)
         hs.hardware_line(ax, atomic, "random 8-byte atomic rate")
@@ -96,7 +96,7 @@ def plot(results_dir):
 
     rows = _load(results_dir, "fig5")
     if rows:
-        fig, ax = hs.new_figure("Fig. 5: V2 build rate vs average appearances, by input size", "average appearances",
+        fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "fig5"), "average appearances",
                                 "G keys/s", logx=True)
         for i, n in enumerate(sorted({r["n"] for r in rows})):
             xs, med, lo, hi = hs.series(rows, "build_rate", "v2", x="param_value", where=lambda r, n=n: r["n"] == n)
@@ -108,7 +108,7 @@ def plot(results_dir):
 
     rows = _load(results_dir, "fig6")
     if rows:
-        fig, ax = hs.new_figure("Fig. 6: probe rate vs load factor (sequence probed with itself)",
+        fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "fig6"),
                                 "load factor", "G queries/s")
         hs.plot_series(ax, rows, "probe_rate", x="param_value", label_of=label)
         hs.paper_marker(ax, 2.0, PAPER_PROBE_PEAK, "paper: peak 1.8 G keys/s (GV100)")
@@ -117,7 +117,7 @@ def plot(results_dir):
 
     rows = _load(results_dir, "fig7")
     if rows:
-        fig, ax = hs.new_figure("Fig. 7: probe rate vs average appearances", "average appearances", "G queries/s",
+        fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "fig7"), "average appearances", "G queries/s",
                                 logx=True, logy=True)
         hs.plot_series(ax, rows, "probe_rate", x="param_value", label_of=label)
         hs.hardware_line(ax, read, "random 8-byte read rate")
@@ -126,7 +126,7 @@ def plot(results_dir):
 
     rows = _load(results_dir, "fig8")
     if rows:
-        fig, ax = hs.new_figure("Fig. 8: build and probe vs hash range (2N at load 0.5 .. N/4 at load 4)",
+        fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "fig8"),
                                 "load factor (N / hash range)", "G keys/s")
         lines = [("build_rate", v) for v in hs.variants(rows, "build_rate")] + \
                 [("probe_rate", v) for v in hs.variants(rows, "probe_rate")]
@@ -142,7 +142,7 @@ def plot(results_dir):
 
     rows = _load(results_dir, "fig9")
     if rows:
-        fig, ax = hs.new_figure("Fig. 9: join of two random inputs (rate counts both)", "average appearances",
+        fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "fig9"), "average appearances",
                                 "G input keys/s", logx=True, logy=True)
         hs.plot_series(ax, rows, "join_rate", x="param_value", label_of=label)
         written.append(hs.save(fig, ax, os.path.join(out, "fig9.png"), rows))

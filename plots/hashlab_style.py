@@ -88,6 +88,36 @@ def limits(results_dir):
     return {}
 
 
+def title(results_dir, paper, experiment):
+    """A figure's title from its experiment's sidecar, as the experiment registered it: "<figure>:
+    <its description up to the first colon>" ("Fig. 3: build rate vs average appearances per key"),
+    so that a title is written once, in the C++ that defines the experiment."""
+    path = os.path.join(results_dir, paper, experiment + ".json")
+    try:
+        with open(path) as f:
+            sidecar = json.load(f)
+    except (OSError, ValueError):
+        return experiment
+    head = sidecar.get("description", "").split(":")[0].strip()
+    return f"{sidecar.get('figure', experiment)}: {head}" if head else sidecar.get("figure", experiment)
+
+
+def claim(module, claim_id):
+    """A claim of `module`'s claims.toml as data (its stated numbers: `within`, `at_least`, ...), so that a
+    figure draws the paper's numbers from the one place they are written. Deciding the claim is the
+    verdict engine's (plots/verdicts.py), not a figure's."""
+    import modules  # noqa: E402 (plots/ is on the path of every plot script)
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # pragma: no cover - Python 3.8-3.10 with the tomli package
+        import tomli as tomllib
+    with open(modules.claims_path(module), "rb") as f:
+        for c in tomllib.load(f).get("claim", []):
+            if c.get("id") == claim_id:
+                return c
+    raise KeyError(f"{module}'s claims.toml has no claim {claim_id!r}")
+
+
 def new_figure(title, xlabel, ylabel, logx=False, logy=False, size=(6.4, 4.2)):
     fig, ax = plt.subplots(figsize=size)
     ax.set_title(title, fontsize=11)
