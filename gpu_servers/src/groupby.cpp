@@ -15,6 +15,11 @@ namespace hashlab::gpu_servers {
 
 using reference::Aggregation;
 
+const std::vector<std::string>& groupby_algorithms_across_servers() {
+  static const std::vector<std::string> names = {"rapids", "sp_ega", "lphga", "sort", "hash"};
+  return names;
+}
+
 PreAggregation parse_pre_aggregation(const std::string& name) {
   if (name == "auto") return PreAggregation::kAuto;
   if (name == "always") return PreAggregation::kAlways;
@@ -198,9 +203,15 @@ reference::GroupByResult servers_groupby(servers::Communicator& comm, const cata
   double estimate = 0;
   std::exception_ptr error = servers::guarded([&] {
     entry = &catalogue::groupby_entry(options.algorithm);
-    if (!entry->needs_gpu)
+    const auto& across = groupby_algorithms_across_servers();
+    if (std::find(across.begin(), across.end(), entry->name) == across.end()) {
+      std::string those;
+      for (const auto& a : across) those += (those.empty() ? "" : ", ") + a;
       throw std::invalid_argument("servers_groupby: " + options.algorithm +
-                                  " runs on the CPU; the servers run the catalogue's GPU group-bys");
+                                  (entry->needs_gpu ? " is not among the group-bys the servers run ("
+                                                    : " runs on the CPU; the servers run GPU group-bys (") +
+                                  those + ")");
+    }
     entry->check(input, options.entry_options);
     for (const auto& c : input.keys) keys.push_back(on_device(c, stream));
     for (const auto& c : input.values) values.push_back(on_device(c, stream));

@@ -48,6 +48,12 @@ struct ServersGroupByOptions {
   bool collect = true;
 };
 
+/// The catalogue's group-bys that run across servers (servers_groupby refuses the others): rapids,
+/// sp_ega, lphga, sort, hash, each tested against its own single-GPU answer. The CPU entries do
+/// not run on servers; mp_ega, whose premise is data in host memory beyond one GPU's, is not
+/// among them.
+const std::vector<std::string>& groupby_algorithms_across_servers();
+
 /// What one server records of one run.
 struct ServerGroupByStats {
   std::uint64_t rows_in = 0;              // this server's rows
