@@ -19,8 +19,10 @@
 #include "hashlab/common/host_memory.hpp"
 #include "hashlab/common/memory.hpp"
 #include "hashlab/cuckoo/cuckoo_table.hpp"
+#include "hashlab/gpu_servers/across.hpp"
 #include "hashlab/harness/timing.hpp"
 #include "hashlab/owndata/columns.hpp"
+#include "hashlab/servers/group.hpp"
 
 namespace po = boost::program_options;
 
@@ -357,6 +359,117 @@ OutputColumn uint32_column(std::string name, std::vector<std::uint32_t> values) 
   return c;
 }
 
+// ---- across GPU servers (--gpus) -------------------------------------------------------------------
+
+/// --gpus and the options that choose how the servers run (the gpu_servers module's names).
+struct ServersFlags {
+  std::string gpus;                 // not given: one GPU, no servers
+  std::string share_gpu = "no";     // --servers-share-gpu yes|no
+  std::string backend = "nccl";     // --servers-backend nccl|local
+};
+
+void add_servers_flags(po::options_description& options, ServersFlags& flags, const char* what) {
+  options.add_options()
+      ("gpus", po::value<std::string>(&flags.gpus),
+       (std::string("N: run across N GPU servers (each table's rows split evenly among them, then ") + what +
+        "); the algorithms that run across servers are listed under --algo")
+           .c_str())
+      ("servers-share-gpu", po::value<std::string>(&flags.share_gpu)->default_value("no"),
+       "with --gpus larger than this host's GPU count: yes runs the servers sharing its GPUs, in this process "
+       "(a test of the code, or teaching: the time is one GPU's work, not N GPUs'); no: refused")
+      ("servers-backend", po::value<std::string>(&flags.backend)->default_value("nccl"),
+       "with --gpus: nccl (one GPU per server) or local (the servers in this process, copying between their "
+       "buffers)");
+}
+
+/// The servers asked for: their count (0 without --gpus), refusing, before anything is read, a
+/// bad count, a servers option without --gpus, and an algorithm that does not run across servers
+/// (`across`: those that do).
+int parse_servers_flags(const ServersFlags& flags, const po::variables_map& vm, const std::string& algo,
+                        const std::vector<std::string>& across, const std::vector<const char*>& only_with_gpus) {
+  if (!vm.count("gpus")) {
+    for (const char* flag : only_with_gpus)
+      if (vm.count(flag) && !vm[flag].defaulted())
+        throw InputError(std::string("--") + flag + " applies with --gpus (the algorithm across GPU servers)");
+    return 0;
+  }
+  int servers = 0;
+  try {
+    servers = servers::parse_server_count(flags.gpus);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(std::string("--gpus: ") + e.what());
+  }
+  try {
+    servers::parse_backend(flags.backend);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(std::string("--servers-backend: ") + e.what());
+  }
+  if (flags.share_gpu != "yes" && flags.share_gpu != "no")
+    throw InputError("--servers-share-gpu takes yes or no, got '" + flags.share_gpu + "'");
+  if (std::find(across.begin(), across.end(), algo) == across.end()) {
+    std::string those;
+    for (const auto& a : across) those += (those.empty() ? "" : ", ") + a;
+    throw InputError("--gpus: --algo " + algo + " does not run across GPU servers (those that do: " + those + ")");
+  }
+  return servers;
+}
+
+/// The group for `servers` servers on this host, or MachineLimit (exit status 3) with the counts
+/// and the way out: more servers than GPUs without --servers-share-gpu yes, no GPU at all, no
+/// NCCL in this build for the nccl backend. With more servers than GPUs they share the GPUs on
+/// the local backend, as the gpu_servers experiments' --servers-share-gpu yes does.
+servers::GroupOptions servers_group(const ServersFlags& flags, int servers, const std::string& algo) {
+  require_gpu(algo);
+  const int gpus = servers::device_count();
+  servers::GroupOptions group{servers, servers::parse_backend(flags.backend), {}};
+  if (servers > gpus) {
+    if (flags.share_gpu != "yes")
+      throw MachineLimit("--gpus " + std::to_string(servers) + ": this host has " + std::to_string(gpus) + " GPU" +
+                         (gpus == 1 ? "" : "s") + " (--servers-share-gpu yes runs " + std::to_string(servers) +
+                         " servers sharing them: a test of the code, not a scaling measurement)");
+    group.backend = servers::Backend::kLocal;
+  }
+  if (group.backend == servers::Backend::kNccl && !servers::nccl_built())
+    throw MachineLimit("--gpus: this build has no NCCL (--servers-backend local runs the servers in this process)");
+  return group;
+}
+
+/// "servers: 4 (nccl, GPU 0 1 2 3)", and a note when servers share a GPU.
+void print_servers(const servers::ServerGroup& group) {
+  std::cout << "servers: " << group.size() << " (" << servers::to_string(group.backend()) << ", GPU";
+  for (const int d : group.devices()) std::cout << " " << d;
+  std::cout << ")\n";
+  if (group.shares_devices())
+    std::cout << "note: the servers share GPUs: the time measures one GPU's work, not " << group.size() << " GPUs'\n";
+}
+
+/// The fullest server's load against the mean (the MPC model's measure) as statistics.
+void add_loads(catalogue::Statistics& s, const std::vector<std::uint64_t>& loads, const char* unit) {
+  const servers::LoadBalance b = servers::load_balance(loads);
+  s.numbers.push_back({"max_load", static_cast<double>(b.fullest), unit});
+  s.numbers.push_back({"load_ratio", b.fullest_over_mean(), "max/mean"});
+  catalogue::Array a{"loads", {}, unit};
+  for (const auto l : loads) a.values.push_back(static_cast<double>(l));
+  s.arrays.push_back(std::move(a));
+}
+
+/// The servers' warnings, each once, naming the servers that gave it.
+std::vector<std::string> servers_warnings(const std::vector<std::vector<std::string>>& per_server) {
+  std::vector<std::string> out;
+  std::vector<std::string> seen;
+  for (std::size_t d = 0; d < per_server.size(); ++d)
+    for (const auto& w : per_server[d]) {
+      if (std::find(seen.begin(), seen.end(), w) != seen.end()) continue;
+      seen.push_back(w);
+      std::string who;
+      for (std::size_t e = d; e < per_server.size(); ++e)
+        if (std::find(per_server[e].begin(), per_server[e].end(), w) != per_server[e].end())
+          who += (who.empty() ? "" : ", ") + std::to_string(e);
+      out.push_back((who.find(',') == std::string::npos ? "server " : "servers ") + who + ": " + w);
+    }
+  return out;
+}
+
 }  // namespace
 
 // ---- groupby -------------------------------------------------------------------------------------
@@ -369,7 +482,7 @@ int groupby_command(const std::vector<std::string>& args) {
   std::vector<std::string> key_files, value_files;
   Common common;
   options.add_options()
-      ("algo", po::value<std::string>(&algo_name)->required(), "rapids, sp_ega, lphga, mp_ega, sort, hash, cpu or cpu_stl")
+      ("algo", po::value<std::string>(&algo_name)->required(), "rapids, sp_ega, lphga, mp_ega, sort, hash, cpu or cpu_stl (with --gpus: rapids, sp_ega, lphga, sort or hash)")
       ("keys", po::value<std::vector<std::string>>(&key_files)->multitoken()->required(), "key columns (rapids: up to 8; cpu_stl: any; the others: 1)")
       ("values", po::value<std::vector<std::string>>(&value_files)->multitoken()->required(), "value columns")
       ("agg", po::value<std::string>(&aggs_text)->default_value("sum"), "aggregations of every value column")
@@ -378,7 +491,12 @@ int groupby_command(const std::vector<std::string>& args) {
       ("hash-load", po::value<std::string>(), "hash: rows per slot, in (0, 1] (default 0.5)")
       ("gpu-memory-budget", po::value<std::string>(), "mp_ega: device memory it may use, e.g. 2Gi (default: 90% of the free memory)")
       ("streams", po::value<std::string>(), "mp_ega: CUDA streams (default 2)")
-      ("threads", po::value<std::string>(), "cpu: threads (default 0: all)");
+      ("threads", po::value<std::string>(), "cpu: threads (default 0: all)")
+      ("pre-aggregation", po::value<std::string>()->default_value("auto"),
+       "with --gpus: auto (each server groups its own rows first when the RAPIDS estimator finds few groups), always "
+       "or never");
+  ServersFlags servers_flags;
+  add_servers_flags(options, servers_flags, "every group's rows sent to one server, which runs --algo on them");
   add_common(options, common);
   const auto vm = parse(args, options, "groupby");
   const catalogue::GroupByEntry* entry =
@@ -397,15 +515,30 @@ int groupby_command(const std::vector<std::string>& args) {
       {"gpu-memory-budget", "gpu_memory_budget"}, {"streams", "streams"}, {"threads", "threads"}};
   const catalogue::Options algo_options = entry_options(common, *vm, flags);
   refuse_options_not_taken(*entry, algo_options, flags);
+  const int servers = parse_servers_flags(servers_flags, *vm, entry->name, gpu_servers::groupby_algorithms_across_servers(),
+                                          {"servers-share-gpu", "servers-backend", "pre-aggregation"});
+  gpu_servers::ServersGroupByOptions across;
+  if (servers > 0) {
+    across.algorithm = entry->name;
+    across.entry_options = algo_options;
+    try {
+      across.pre_aggregation = gpu_servers::parse_pre_aggregation((*vm)["pre-aggregation"].as<std::string>());
+    } catch (const std::invalid_argument& e) {
+      throw InputError(std::string("--pre-aggregation: ") + e.what());
+    }
+  }
   const auto aggregations = parse_aggs(aggs_text);
   refuse_repeats(key_files, "--keys");
   refuse_repeats(value_files, "--values");
   std::vector<std::string> sources = key_files;
   sources.insert(sources.end(), value_files.begin(), value_files.end());
   check_common(common, sources);
+  // Across servers each server's share is converted to the entry's value type before it is
+  // uploaded (4 bytes a key, at most 8 a value, for a share at a time).
   check_host_memory(key_files, value_files,
                     groupby_host_bytes_per_row(entry->name, key_files.size(), value_files.size(), aggregations.size(),
-                                               common.verify),
+                                               common.verify) +
+                        (servers > 0 ? 4 * key_files.size() + 8 * value_files.size() : 0),
                     "reading the columns and --algo " + entry->name + (common.verify ? " with --verify" : ""));
   std::vector<KeyColumn> keys;
   std::vector<ValueColumn> values;
@@ -425,6 +558,42 @@ int groupby_command(const std::vector<std::string>& args) {
   for (const auto& v : values)
     for (auto a : aggregations) origin.push_back(std::string(reference::to_string(a)) + " of " + v.source);
   check_output_names(names, origin);
+  if (servers > 0) {
+    const servers::GroupOptions group_options = servers_group(servers_flags, servers, algo_name);
+    return guarded([&] {
+      servers::ServerGroup group(group_options);
+      gpu_servers::GroupByAcrossServers g(group, input, across);
+      std::cout << "groupby: " << entry->name << " (" << entry->description << ") across GPU servers\n";
+      print_servers(group);
+      std::cout << "input: " << input.rows() << " rows, " << input.keys.size() << " key column(s), "
+                << input.values.size() << " value column(s), aggregations " << aggs_text << "\n";
+      // The servers' group-bys, made and run on their shares, on the host clock (several devices).
+      const auto t = harness::time_host(plan_of(common), [&] { g.run(); });
+      print_time("time", t, harness::Clock::kHost);
+      std::vector<gpu_servers::ServerGroupByStats> stats;
+      const reference::GroupByResult got = g.result(&stats);  // one more run, bringing the groups
+      catalogue::Statistics s;
+      s.numbers.push_back({"groups", static_cast<double>(got.groups()), "groups"});
+      s.numbers.push_back({"pre_aggregated", stats[0].pre_aggregated ? 1.0 : 0.0, "flag"});
+      if (across.pre_aggregation == gpu_servers::PreAggregation::kAuto)
+        s.numbers.push_back({"estimated_groups_total", stats[0].estimated_groups_total, "groups"});
+      add_loads(s, stats[0].loads, stats[0].pre_aggregated ? "partial groups" : "rows");
+      std::vector<std::vector<std::string>> warnings;
+      for (const auto& st : stats) warnings.push_back(st.warnings);
+      print_statistics(s, servers_warnings(warnings));
+      int status = 0;
+      if (common.verify) {
+        std::string how;
+        const auto expected = catalogue::oracle_groupby(input, &how);
+        status = report_verify(reference::compare(expected, got, 1e-9), got.groups(), "groups", how);
+      }
+      if (!common.out.empty()) {
+        write_table(common.out, to_output(got, names));
+        std::cout << "wrote " << got.groups() << " groups (" << names.size() << " columns) to " << common.out << "\n";
+      }
+      return status;
+    }, " (more --gpus)");
+  }
   if (entry->needs_gpu) require_gpu(algo_name);
 
   return guarded([&] {
@@ -465,11 +634,14 @@ int join_command(const std::vector<std::string>& args) {
   Common common;
   options.add_options()
       ("algo", po::value<std::string>(&algo_name)->required(),
-       "bsp, sort_join, sort_join_hmap, hash_join, hashgraph or cpu_join (the \"_join\" may be left out)")
+       "bsp, sort_join, sort_join_hmap, hash_join, hashgraph or cpu_join (the \"_join\" may be left out; with --gpus: "
+       "bsp, sort_join or hash_join)")
       ("r-keys", po::value<std::string>(&rk)->required(), "R's key column")
       ("r-values", po::value<std::string>(&rv), "R's values (unsigned 32-bit; default: row numbers)")
       ("s-keys", po::value<std::string>(&sk)->required(), "S's key column")
       ("s-values", po::value<std::string>(&sv), "S's values (unsigned 32-bit; default: row numbers)");
+  ServersFlags servers_flags;
+  add_servers_flags(options, servers_flags, "every row sent to the server of its key, which joins what it receives");
   add_common(options, common);
   const auto vm = parse(args, options, "join");
   const catalogue::JoinEntry* entry =
@@ -483,6 +655,15 @@ int join_command(const std::vector<std::string>& args) {
   }
   const catalogue::Options algo_options = entry_options(common, *vm, {});
   refuse_options_not_taken(*entry, algo_options, {});
+  std::vector<std::string> across;
+  for (const auto& spec : gpu_servers::joins_across_servers()) across.push_back(spec.entry);
+  const int servers =
+      parse_servers_flags(servers_flags, *vm, entry->name, across, {"servers-share-gpu", "servers-backend"});
+  if (servers > 0)
+    for (const auto& [name, value] : algo_options)
+      if (!(entry->name == "bsp" && (name == "partitions" || name == "atomic_scatter")))
+        throw InputError("--option " + name + " does not apply with --gpus (across servers --algo bsp takes partitions "
+                         "and atomic_scatter, each server's local join's)");
   std::vector<std::string> sources = {rk, sk};
   for (const auto& v : {rv, sv})
     if (!v.empty()) sources.push_back(v);
@@ -499,6 +680,47 @@ int join_command(const std::vector<std::string>& args) {
   const catalogue::JoinInput input{to_column(r_keys), to_column(r_values), to_column(s_keys), to_column(s_values)};
   check_input([&] { entry->check(input, algo_options); });
   const std::vector<std::string> names = join_output_names(r_values, s_values);
+  const auto write_rows = [&](const std::vector<pkpk::JoinedRow>& rows) {
+    std::vector<std::uint32_t> key, value1, value2;
+    for (const auto& r : rows) {
+      key.push_back(r.key);
+      value1.push_back(r.value1);
+      value2.push_back(r.value2);
+    }
+    write_table(common.out, {uint32_column(names[0], std::move(key)), uint32_column(names[1], std::move(value1)),
+                             uint32_column(names[2], std::move(value2))});
+    std::cout << "wrote " << rows.size() << " rows to " << common.out << "\n";
+  };
+  if (servers > 0) {
+    const servers::GroupOptions group_options = servers_group(servers_flags, servers, algo_name);
+    return guarded([&] {
+      servers::ServerGroup group(group_options);
+      gpu_servers::JoinAcrossServers j(group, entry->name, input, algo_options);
+      std::cout << "join: " << entry->name << " (" << entry->description << ") across GPU servers: "
+                << gpu_servers::join_across_servers(entry->name)->how << "\n";
+      print_servers(group);
+      std::cout << "input: R " << r_keys.data.size() << " rows, S " << s_keys.data.size() << " rows\n";
+      // The servers' joins on their shares, on the host clock (several devices).
+      const auto t = harness::time_host(plan_of(common), [&] { j.run(); });
+      print_time("time", t, harness::Clock::kHost);
+      const auto rows = j.result();
+      const pkpk::ServerJoinStats& st = j.stats().front();
+      catalogue::Statistics s;
+      s.numbers.push_back({"rows_out", static_cast<double>(rows.size()), "rows"});
+      if (j.options().partitioning == pkpk::Partitioning::kSampledSplitters)
+        s.numbers.push_back({"samples_total", static_cast<double>(st.samples_total), "keys"});
+      add_loads(s, st.loads, "rows");
+      print_statistics(s, {});
+      int status = 0;
+      if (common.verify) {
+        std::string how;
+        const auto expected = catalogue::oracle_join(input, &how);
+        status = report_verify(catalogue::compare_rows(expected, rows), rows.size(), "rows", how);
+      }
+      if (!common.out.empty()) write_rows(rows);
+      return status;
+    }, " (more --gpus)");
+  }
   if (entry->needs_gpu) require_gpu(algo_name);
   return guarded([&] {
     CommandStream stream(entry->needs_gpu);
@@ -517,17 +739,7 @@ int join_command(const std::vector<std::string>& args) {
       const auto expected = catalogue::oracle_join(input, &how);
       status = report_verify(catalogue::compare_rows(expected, rows), rows.size(), "rows", how);
     }
-    if (!common.out.empty()) {
-      std::vector<std::uint32_t> key, value1, value2;
-      for (const auto& r : rows) {
-        key.push_back(r.key);
-        value1.push_back(r.value1);
-        value2.push_back(r.value2);
-      }
-      write_table(common.out, {uint32_column(names[0], std::move(key)), uint32_column(names[1], std::move(value1)),
-                               uint32_column(names[2], std::move(value2))});
-      std::cout << "wrote " << rows.size() << " rows to " << common.out << "\n";
-    }
+    if (!common.out.empty()) write_rows(rows);
     return status;
   }, "");
 }

@@ -6,7 +6,9 @@ the file and its row or line, or the option, writing nothing and leaving every i
 
 The cases run the CPU algorithms (`--algo cpu`; ctest: Python.own_data_inputs); the GPU cases
 (Python.own_data_inputs_gpu) read the same files through the GPU algorithms and are reported
-skipped without a GPU. README.md, "Your own data", says what is read and what is refused.
+skipped without a GPU. `--gpus` (across GPU servers): its refusals run everywhere, as does
+AcrossServersErrors (the same input error with and without --gpus); its answers on a GPU
+(gpu_servers_*: 3 servers, sharing the host's GPUs where it has fewer). README.md, "Your own data", says what is read and what is refused.
 HASHLAB_BINARY_DIR names the build."""
 import io
 import os
@@ -461,6 +463,64 @@ for algo in ["cuckoo", "linear_probing", "sorted_array", "hashgraph"]:
        table + ["--algo", algo, "--values", "v.csv", "--out", "t.npy", "--verify"], table_oracle("b.npy", "q.npy", "v.csv"),
        gpu=True)
 
+# -- across GPU servers (--gpus): refused by its flag before anything is read; the same input
+# checks as on one GPU (class AcrossServersErrors); the answers on a GPU -----------------------
+SERVERS = ["--gpus", "2"]
+gb_bad("gpus_with_a_cpu_group_by", KV, "k.npy", "v.npy", "--gpus", "--algo cpu", "does not run across GPU servers",
+       "sp_ega", extra=SERVERS)
+bad("gpus_with_mp_ega", KU, groupby("k.npy", "v.npy", algo="mp_ega", extra=SERVERS), "--gpus", "--algo mp_ega",
+    "does not run across GPU servers")
+for count in ["0", "-2", "two", "1.5", ""]:
+    bad(f"gpus_count_{count.replace('-', 'minus_').replace('.', '_') or 'empty'}", KU,
+        groupby("k.npy", "v.npy", algo="sp_ega", extra=["--gpus", count]), "--gpus")
+for option, value in [("--servers-share-gpu", "yes"), ("--servers-backend", "local"), ("--pre-aggregation", "always")]:
+    bad(f"option{option.replace('-', '_')}_without_gpus", KU, groupby("k.npy", "v.npy", algo="sp_ega", extra=[option, value]),
+        option, "applies with --gpus")
+bad("option_servers_backend_unknown", KU, groupby("k.npy", "v.npy", algo="sp_ega", extra=SERVERS + ["--servers-backend", "mpi"]),
+    "--servers-backend", "'mpi'")
+bad("option_servers_share_gpu_maybe", KU,
+    groupby("k.npy", "v.npy", algo="sp_ega", extra=SERVERS + ["--servers-share-gpu", "maybe"]), "--servers-share-gpu", "'maybe'")
+bad("option_pre_aggregation_unknown", KU,
+    groupby("k.npy", "v.npy", algo="sp_ega", extra=SERVERS + ["--pre-aggregation", "sometimes"]), "--pre-aggregation",
+    "'sometimes'")
+for algo in ["hashgraph", "sort_join_hmap", "cpu"]:
+    bad(f"join_gpus_with_{algo}", J, join(*SERVERS, algo=algo), "--gpus", f"--algo {'cpu_join' if algo == 'cpu' else algo}",
+        "does not run across GPU servers", "bsp, sort_join, hash_join")
+bad("join_gpus_option_trace", J, join(*SERVERS, "--option", "trace=true", algo="bsp"), "--option trace",
+    "does not apply with --gpus")
+bad("join_gpus_option_of_another_entry", J, join(*SERVERS, "--option", "key_domain=10", algo="bsp"), "--option key_domain",
+    "does not apply")
+
+# On a GPU: 3 servers share this host's GPUs where it has fewer (the local backend), or have one each.
+SHARED = ["--gpus", "3", "--servers-share-gpu", "yes"]
+_rng = np.random.default_rng(30)
+KM = _rng.integers(0, 400, 5000).astype(np.uint32)
+VM = _rng.integers(0, 1 << 20, 5000).astype(np.int64)
+VMF = _rng.integers(-(1 << 20), 1 << 20, 5000) / 8.0
+for algo in ["rapids", "sp_ega", "lphga", "sort", "hash"]:
+    gb_ok(f"gpu_servers_{algo}", {"k.npy": npy(KM), "v.npy": npy(VM)}, "k.npy", "v.npy", ALL, algo=algo, extra=SHARED,
+          gpu=True)
+for mode in ["always", "never"]:
+    gb_ok(f"gpu_servers_sort_pre_aggregation_{mode}", {"k.npy": npy(KM), "v.npy": npy(VM)}, "k.npy", "v.npy", ALL,
+          algo="sort", extra=SHARED + ["--pre-aggregation", mode], gpu=True)
+gb_ok("gpu_servers_rapids_reals_two_key_columns", {"k.npy": npy(KM), "b.npy": npy(KM % 3), "v.npy": npy(VMF)},
+      ["k.npy", "b.npy"], "v.npy", ALL, algo="rapids", extra=SHARED, gpu=True, out="out.npy")
+gb_ok("gpu_servers_one_nccl_server", {"k.npy": npy(KM), "v.npy": npy(VM)}, "k.npy", "v.npy", "sum,count", algo="sp_ega",
+      extra=["--gpus", "1"], gpu=True)
+RM = _rng.permutation(1 << 20)[:6000].astype(np.uint32)
+SM = np.concatenate([RM[:3000], _rng.permutation(1 << 20)[:3000].astype(np.uint32) + (1 << 21)])
+_rng.shuffle(SM)
+JM = {"rk.npy": npy(RM), "sk.npy": npy(SM), "rv.npy": npy(RM // 3)}
+for algo in ["bsp", "sort", "hash"]:
+    ok(f"gpu_servers_join_{algo}", JM, join("--r-values", "rv.npy", "--verify", *SHARED, algo=algo),
+       join_oracle("rk.npy", "sk.npy", "rv.npy"), gpu=True)
+ok("gpu_servers_join_bsp_local_partitions", JM, join("--option", "partitions=4", "--verify", *SHARED, algo="bsp"),
+   join_oracle("rk.npy", "sk.npy"), gpu=True)
+ok("gpu_servers_join_one_nccl_server", JM, join("--verify", "--gpus", "1", algo="bsp"), join_oracle("rk.npy", "sk.npy"),
+   gpu=True)
+bad("gpu_servers_beyond_the_host", KU, groupby("k.npy", "v.npy", algo="sp_ega", extra=["--gpus", "1000"]), "--gpus 1000",
+    "this host has", "--servers-share-gpu yes", status=3, gpu=True)
+
 # ---- running them ----------------------------------------------------------------------------
 
 def hashlab(args, cwd, env):
@@ -560,6 +620,51 @@ for _case in CASES:
     _name = ("test_gpu_" if _case.gpu else "test_cpu_") + _case.name
     assert not hasattr(Inputs, _name), "two cases named " + _name
     setattr(Inputs, _name, _test)
+
+
+class AcrossServersErrors(unittest.TestCase):
+    """Across servers the whole input is checked before it is split: a repeated primary key, a
+    value an algorithm does not take, its empty-slot key get the same error as on one GPU (exit 2,
+    the same line), whichever server the rows would go to. The input checks come before the
+    machine's, so these run without a GPU too."""
+
+    def same_error(self, files, args, *words):
+        with tempfile.TemporaryDirectory() as d:
+            for name, data in files.items():
+                with open(os.path.join(d, name), "wb") as f:
+                    f.write(data)
+            one = hashlab(args, d, {})
+            for servers in (["--gpus", "2"], ["--gpus", "3", "--servers-share-gpu", "yes"]):
+                across = hashlab(args + servers, d, {})
+                said = f"hashlab {' '.join(args + servers)}\nexit {across.returncode}\n{across.stderr}\none GPU: {one.stderr}"
+                self.assertEqual(one.returncode, 2, said)
+                self.assertEqual(across.returncode, 2, said)
+                self.assertEqual(across.stderr, one.stderr, said)
+                for word in words:
+                    self.assertIn(word, across.stderr, said)
+
+    def test_cpu_repeated_key_in_r_on_the_last_server(self):
+        r = np.array([5, 1, 9, 4, 7, 11, 2, 9], np.uint32)  # rows 2 and 7: servers 0 and the last
+        for algo in ["bsp", "sort_join", "hash_join"]:
+            self.same_error({"rk.npy": npy(r), "sk.npy": npy(S)}, join(algo=algo), "rk.npy", "key 9", "unique")
+
+    def test_cpu_repeated_key_in_s_within_one_server(self):
+        s = np.array([9, 2, 5, 7, 4, 8, 3, 3], np.uint32)  # rows 6 and 7: both the last server's
+        self.same_error({"rk.npy": npy(R), "sk.npy": npy(s)}, join(algo="bsp"), "sk.npy", "key 3", "unique")
+
+    def test_cpu_a_value_beyond_32_bits_on_the_last_server(self):
+        v = np.abs(V)
+        v[-1] = 2**33
+        self.same_error(keys_and("v.npy", v), groupby("k.npy", "v.npy", algo="sp_ega"), "v.npy", "row 5")
+
+    def test_cpu_the_empty_slot_key(self):
+        k = K.copy()
+        k[-1] = 2**32 - 1
+        self.same_error({"k.npy": npy(k), "v.npy": npy(np.abs(V))}, groupby("k.npy", "v.npy", algo="hash"), "k.npy",
+                        "4294967295")
+        r = R.copy()
+        r[-1] = 2**32 - 1
+        self.same_error({"rk.npy": npy(r), "sk.npy": npy(S)}, join(algo="hash_join"), "rk.npy", "4294967295")
 
 
 class TheCorpus(unittest.TestCase):
