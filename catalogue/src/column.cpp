@@ -4,10 +4,12 @@
 #include <cstdlib>
 #include <limits>
 #include <numeric>
+#include <optional>
 #include <stdexcept>
 #include <type_traits>
 
 #include "detail.hpp"
+#include "hashlab/common/repeats.hpp"
 #include "hashlab/common/units.hpp"
 
 namespace hashlab::catalogue {
@@ -266,28 +268,16 @@ void require_no_nan(const Column& column, const std::string& who, const cudaStre
                                 " has no null values (drop or fill those rows first)");
 }
 
-bool find_repeat(const std::uint32_t* keys, std::size_t n, std::uint32_t& key, std::size_t& row_a, std::size_t& row_b) {
-  std::vector<std::uint32_t> order(n);
-  std::iota(order.begin(), order.end(), 0u);
-  std::sort(order.begin(), order.end(),
-            [&](std::uint32_t a, std::uint32_t b) { return keys[a] != keys[b] ? keys[a] < keys[b] : a < b; });
-  for (std::size_t i = 1; i < order.size(); ++i)
-    if (keys[order[i]] == keys[order[i - 1]]) {
-      key = keys[order[i]];
-      row_a = order[i - 1];
-      row_b = order[i];
-      return true;
-    }
-  return false;
-}
-
-void require_unique(const Column& keys, const std::string& why) {
-  if (keys.host == nullptr) return;
-  std::uint32_t key;
-  std::size_t a, b;
-  if (find_repeat(static_cast<const std::uint32_t*>(keys.host), keys.rows, key, a, b))
-    throw std::invalid_argument(keys.label() + ": key " + std::to_string(key) + " appears at rows " + std::to_string(a) +
-                                " and " + std::to_string(b) + "; " + why);
+void require_unique(const Column& keys, const std::string& why, const cudaStream_t* stream) {
+  std::optional<Repeat> repeat;
+  if (keys.host != nullptr)
+    repeat = cpu::first_repeat(static_cast<const std::uint32_t*>(keys.host), keys.rows);
+  else if (stream != nullptr && keys.device != nullptr)
+    repeat = prim::first_repeat(static_cast<const std::uint32_t*>(keys.device), keys.rows, *stream);
+  if (repeat)
+    throw std::invalid_argument(keys.label() + ": key " + std::to_string(repeat->key) + " appears at rows " +
+                                std::to_string(repeat->first_row) + " and " + std::to_string(repeat->second_row) +
+                                "; " + why);
 }
 
 std::string with_commas(std::uint64_t n) {

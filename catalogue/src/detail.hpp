@@ -81,11 +81,12 @@ void require_no_nan(const Column& column, const std::string& who, const cudaStre
 /// The first row of a device float64 column that holds a NaN, n when none (synchronises).
 std::size_t device_first_nan(const double* values, std::size_t n, cudaStream_t stream);
 
-/// The first repeated key of a host column, if any: true and the key and its two rows.
-bool find_repeat(const std::uint32_t* keys, std::size_t n, std::uint32_t& key, std::size_t& row_a, std::size_t& row_b);
-/// std::invalid_argument "<source>: key K appears at rows A and B; <why>" for a repeated key of a
-/// host column (a device-only column is not read: the algorithms that detect repeats say so).
-void require_unique(const Column& keys, const std::string& why);
+/// std::invalid_argument "<source>: key K appears at rows A and B; <why>" for a repeated key (the
+/// smallest that repeats, at its first two rows: repeats.hpp): the host copy searched when there
+/// is one, else the device copy when a stream is given (sorted in a copy, the column only read:
+/// synchronises), with the same words. A device-only column without a stream (an entry's check())
+/// is not read.
+void require_unique(const Column& keys, const std::string& why, const cudaStream_t* stream);
 
 /// A statistic spec, a number, an array.
 inline StatisticSpec number_spec(std::string name, std::string unit, std::string description) {

@@ -10,6 +10,7 @@
 #include "hashlab/common/grid_stride.cuh"
 #include "hashlab/common/launch.cuh"
 #include "hashlab/common/radix_sort.hpp"
+#include "hashlab/common/sentinels.hpp"
 #include "hashlab/hashgraph/hashgraph.hpp"
 #include "hashlab/hashgraph/probe.hpp"
 #include "hashlab/reference/cpu_baselines.hpp"
@@ -53,7 +54,8 @@ void sort_by_key(std::vector<pkpk::JoinedRow>& rows) {
 
 // ---- the tables' checks --------------------------------------------------------------------------
 
-void check_tables(const JoinEntry& entry, const JoinInput& in) {
+/// `stream`: where make() checks device-only columns; check() passes none and reads host columns only.
+void check_tables(const JoinEntry& entry, const JoinInput& in, const cudaStream_t* stream) {
   const auto table = [&](const Column& keys, const Column& values, const char* which) {
     detail::require_keys(keys, entry.name);
     detail::require_rows(values, keys.rows, keys);
@@ -64,7 +66,7 @@ void check_tables(const JoinEntry& entry, const JoinInput& in) {
     if (keys.rows > pkpk::kMaxRowsPerTable)
       throw std::invalid_argument(keys.label() + ": " + std::to_string(keys.rows) + " rows; at most " +
                                   std::to_string(pkpk::kMaxRowsPerTable) + " per table");
-    detail::require_unique(keys, "a Pk-Pk join needs unique keys in each table");
+    detail::require_unique(keys, "a Pk-Pk join needs unique keys in each table", stream);
   };
   table(in.r_keys, in.r_values, "R");
   table(in.s_keys, in.s_values, "S");
@@ -229,8 +231,8 @@ class CpuJoin final : public Join {
 
 // ---- the entries ---------------------------------------------------------------------------------
 
-void check(const JoinEntry& entry, const JoinInput& in, const Options& options) {
-  check_tables(entry, in);
+void check(const JoinEntry& entry, const JoinInput& in, const Options& options, const cudaStream_t* stream) {
+  check_tables(entry, in, stream);
   const OptionReader o(entry.name, entry.options, options);
   if (entry.name == "bsp") {
     if (in.r_keys.rows + in.s_keys.rows > pkpk::kMaxBspRows)
@@ -242,32 +244,36 @@ void check(const JoinEntry& entry, const JoinInput& in, const Options& options) 
     o.boolean(kAtomicOption);
     o.boolean(kTraceOption);
   } else if (entry.name == "hash_join") {
-    detail::require_no_key(in.r_keys, 0xffffffffu, "hash_join's table (built on R)", "sort_join or bsp", nullptr);
+    detail::require_no_key(in.r_keys, kEmptyKey, "hash_join's table (built on R)", "sort_join or bsp", stream);
   } else if (entry.name == "sort_join_hmap") {
     const long long domain = o.integer(kKeyDomainOption);
     if (domain < 0 || domain > (1ll << 32)) o.refuse(kKeyDomainOption, "from 0 (the largest key + 1) to 2^32");
     if (domain > 0)
       for (const Column* keys : {&in.r_keys, &in.s_keys}) {
-        if (keys->host == nullptr) continue;
-        const auto* k = static_cast<const std::uint32_t*>(keys->host);
-        const auto it = std::find_if(k, k + keys->rows, [&](std::uint32_t x) { return x >= domain; });
-        if (it != k + keys->rows)
-          throw std::invalid_argument(keys->label() + ": row " + std::to_string(it - k) + " holds key " +
-                                      std::to_string(*it) + ", outside key_domain " + std::to_string(domain));
+        if (keys->host != nullptr) {
+          const auto* k = static_cast<const std::uint32_t*>(keys->host);
+          const auto it = std::find_if(k, k + keys->rows, [&](std::uint32_t x) { return x >= domain; });
+          if (it != k + keys->rows)
+            throw std::invalid_argument(keys->label() + ": row " + std::to_string(it - k) + " holds key " +
+                                        std::to_string(*it) + ", outside key_domain " + std::to_string(domain));
+        } else if (stream != nullptr && keys->device != nullptr) {
+          const std::uint32_t largest =
+              detail::device_max(static_cast<const std::uint32_t*>(keys->device), keys->rows, *stream);
+          if (largest >= domain)
+            throw std::invalid_argument(keys->label() + ": the device column holds key " + std::to_string(largest) +
+                                        ", outside key_domain " + std::to_string(domain));
+        }
       }
   }
 }
 
 std::unique_ptr<Join> make(const JoinEntry& entry, const JoinInput& in, const Options& options, cudaStream_t stream) {
-  check(entry, in, options);
+  check(entry, in, options, &stream);
   const OptionReader o(entry.name, entry.options, options);
   if (entry.name == "bsp") return std::make_unique<BspJoin>(entry, in, o, stream);
   if (entry.name == "sort_join") return std::make_unique<SortJoin>(entry, in, stream);
   if (entry.name == "sort_join_hmap") return std::make_unique<HmapSortJoin>(entry, in, o, stream);
-  if (entry.name == "hash_join") {
-    detail::require_no_key(in.r_keys, 0xffffffffu, "hash_join's table (built on R)", "sort_join or bsp", &stream);
-    return std::make_unique<HashJoin>(entry, in, stream);
-  }
+  if (entry.name == "hash_join") return std::make_unique<HashJoin>(entry, in, stream);
   if (entry.name == "hashgraph") return std::make_unique<HashGraphJoin>(entry, in, stream);
   return std::make_unique<CpuJoin>(in, stream);
 }
@@ -308,7 +314,7 @@ std::vector<JoinEntry> make_entries() {
   entries[5].statistics = {rows_out, number_spec("threads", "count", "threads")};
   for (auto& e : entries) {
     const std::string name = e.name;
-    e.check = [name](const JoinInput& in, const Options& o) { check(join_entry(name), in, o); };
+    e.check = [name](const JoinInput& in, const Options& o) { check(join_entry(name), in, o, nullptr); };
     e.make = [name](const JoinInput& in, const Options& o, cudaStream_t s) { return make(join_entry(name), in, o, s); };
   }
   return entries;

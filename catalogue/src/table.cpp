@@ -456,13 +456,18 @@ void check(const TableEntry& entry, const TableInput& in, const Options& options
     return;  // any key, any value, repeats allowed
   }
   if (multi) return;
-  detail::require_unique(in.keys, entry.name + " holds one value per key (multivalue=true, or hashgraph, takes repeated keys)");
+  detail::require_unique(in.keys, entry.name + " holds one value per key (multivalue=true, or hashgraph, takes repeated keys)",
+                         stream);
+  const std::string not_found = " holds 4294967295, the not-found answer of " + entry.name;
   if (in.values.host != nullptr) {
     const auto* v = static_cast<const std::uint32_t*>(in.values.host);
     const auto it = std::find(v, v + in.values.rows, kNotFound);
     if (it != v + in.values.rows)
-      throw std::invalid_argument(in.values.label() + ": row " + std::to_string(it - v) +
-                                  " holds 4294967295, the not-found answer of " + entry.name);
+      throw std::invalid_argument(in.values.label() + ": row " + std::to_string(it - v) + not_found);
+  } else if (stream != nullptr && in.values.device != nullptr &&  // kNotFound is the largest uint32
+             detail::device_max(static_cast<const std::uint32_t*>(in.values.device), in.values.rows, *stream) ==
+                 kNotFound) {
+    throw std::invalid_argument(in.values.label() + ": the device column" + not_found);
   }
 }
 

@@ -335,6 +335,53 @@ TEST_F(JoinEntries, ADeviceColumnIsReadInPlaceNotCopied) {
   }
 }
 
+/// The message of the std::invalid_argument `make` throws, or "" when it takes the input.
+template <class Make>
+std::string refusal(Make&& make) {
+  try {
+    make();
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// A repeated key in a device-only column is refused by make(), on the device, with the words the
+// host check gives for the same column (the smallest repeated key, its first two rows); the host
+// check() cannot see it. The same tables without the repeat are taken.
+TEST_F(JoinEntries, ARepeatedKeyInADeviceColumnIsRefusedAsOnTheHost) {
+  const std::size_t n = 70000;
+  std::vector<std::uint32_t> keys(n);
+  std::iota(keys.begin(), keys.end(), 10u);
+  auto repeated = keys;
+  repeated[65000] = repeated[777];
+  repeated[69000] = repeated[65000];
+  const Owned unique(keys, stream_), dup(repeated, stream_), values(std::vector<std::uint32_t>(n, 3), stream_);
+  const std::string words = "r: key 787 appears at rows 777 and 65000; a Pk-Pk join needs unique keys in each table";
+  for (const auto& entry : join_entries()) {
+    SCOPED_TRACE(entry.name);
+    const JoinInput on_host{dup.column(Where::kHost, "r"), values.column(Where::kHost, "rv"),
+                            unique.column(Where::kHost, "s"), values.column(Where::kHost, "sv")};
+    EXPECT_EQ(refusal([&] { entry.check(on_host, {}); }), words);
+    const JoinInput on_device{dup.column(Where::kDevice, "r"), values.column(Where::kDevice, "rv"),
+                              unique.column(Where::kDevice, "s"), values.column(Where::kDevice, "sv")};
+    entry.check(on_device, {});  // check() reads host columns only
+    EXPECT_EQ(refusal([&] { entry.make(on_device, {}, stream_); }), words);
+    const JoinInput s_repeats{unique.column(Where::kDevice, "r"), values.column(Where::kDevice, "rv"),
+                              dup.column(Where::kDevice, "s"), values.column(Where::kDevice, "sv")};
+    EXPECT_EQ(refusal([&] { entry.make(s_repeats, {}, stream_); }),
+              "s: key 787 appears at rows 777 and 65000; a Pk-Pk join needs unique keys in each table");
+    const JoinInput fine{unique.column(Where::kDevice, "r"), values.column(Where::kDevice, "rv"),
+                         unique.column(Where::kDevice, "s"), values.column(Where::kDevice, "sv")};
+    EXPECT_EQ(refusal([&] { entry.make(fine, {}, stream_); }), "");
+  }
+  // sort_join_hmap's key_domain, on a device column: its largest key.
+  const JoinInput on_device{unique.column(Where::kDevice, "r"), values.column(Where::kDevice, "rv"),
+                            unique.column(Where::kDevice, "s"), values.column(Where::kDevice, "sv")};
+  EXPECT_EQ(refusal([&] { join_entry("sort_join_hmap").make(on_device, {{"key_domain", "1000"}}, stream_); }),
+            "r: the device column holds key " + std::to_string(n + 9) + ", outside key_domain 1000");
+}
+
 TEST_F(JoinEntries, ATracedBspJoinReportsItsBucketLoads) {
   gen::PkPkSpec spec;
   spec.r_rows = 100000;
@@ -433,6 +480,44 @@ TEST_F(TableEntries, TheCheckCatchesAWrongReference) {
     table->probe(stream_);
     EXPECT_NE(table->check(wrong, stream_), "") << entry.name;
   }
+}
+
+// The tables that hold one value per key refuse a device-only key column with a repeat in make(),
+// as check() does a host one, and a device value column holding the not-found answer; the
+// multivalue forms and HashGraph take the repeats.
+TEST_F(TableEntries, ARepeatedKeyInADeviceColumnIsRefusedAsOnTheHost) {
+  const std::size_t n = 5000;
+  auto keys = gen::generate_keys_host(gen::KeySpec::unique(), 13, n);
+  keys[4000] = keys[123];
+  const Owned dup(keys, stream_), values(gen::generate_values_host<std::uint32_t>(14, 0, 1000, n), stream_);
+  auto marked = values.host;
+  marked[2500] = 0xffffffffu;
+  keys[4000] = 1;  // unique again: a key the column does not hold
+  while (std::count(keys.begin(), keys.end(), keys[4000]) > 1) ++keys[4000];
+  const Owned unique(keys, stream_), marker(marked, stream_);
+  const std::string key = std::to_string(keys[123]);
+  for (const char* name : {"cuckoo", "linear_probing", "sorted_array"}) {
+    SCOPED_TRACE(name);
+    const TableEntry& entry = table_entry(name);
+    const std::string words = "k: key " + key + " appears at rows 123 and 4000; " + name +
+                              " holds one value per key (multivalue=true, or hashgraph, takes repeated keys)";
+    const TableInput on_host{dup.column(Where::kHost, "k"), values.column(Where::kHost, "v"), dup.column(Where::kHost, "q")};
+    EXPECT_EQ(refusal([&] { entry.check(on_host, {}); }), words);
+    const TableInput on_device{dup.column(Where::kDevice, "k"), values.column(Where::kDevice, "v"),
+                               dup.column(Where::kDevice, "q")};
+    EXPECT_EQ(refusal([&] { entry.make(on_device, {}, stream_); }), words);
+    EXPECT_EQ(refusal([&] { entry.make(on_device, {{"multivalue", "true"}}, stream_); }), "");
+    const TableInput not_found{unique.column(Where::kDevice, "k"), marker.column(Where::kDevice, "v"),
+                               unique.column(Where::kDevice, "q")};
+    EXPECT_EQ(refusal([&] { entry.make(not_found, {}, stream_); }),
+              std::string("v: the device column holds 4294967295, the not-found answer of ") + name);
+    const TableInput fine{unique.column(Where::kDevice, "k"), values.column(Where::kDevice, "v"),
+                          unique.column(Where::kDevice, "q")};
+    EXPECT_EQ(refusal([&] { entry.make(fine, {}, stream_); }), "");
+  }
+  const TableInput on_device{dup.column(Where::kDevice, "k"), values.column(Where::kDevice, "v"),
+                             dup.column(Where::kDevice, "q")};
+  EXPECT_EQ(refusal([&] { table_entry("hashgraph").make(on_device, {}, stream_); }), "");
 }
 
 TEST_F(TableEntries, StatisticsArraysAddUpToTheInput) {

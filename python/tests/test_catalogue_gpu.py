@@ -1,7 +1,7 @@
 """The catalogue from Python on a GPU: every group-by, join and table against the references and
 pandas, on NumPy and on device arrays, device arrays read in place (checked by address, and by
 changing them between runs of one made algorithm), answers left on the device for device inputs,
-a NaN of a device column refused as a host one's, statistics ready to plot."""
+a NaN or a repeated key of a device column refused as a host one's, statistics ready to plot."""
 import numpy as np
 import pandas as pd
 import pytest
@@ -117,6 +117,19 @@ def test_a_nan_in_a_device_column_is_refused_as_in_a_host_one(cupy):
         for v in (reals, cupy.asarray(reals)):
             with pytest.raises(ValueError, match="row 4321 is NaN"):
                 hashlab.groupby(cupy.asarray(keys), v, "sum", algo=algo)
+
+
+def test_a_repeated_key_in_a_device_column_is_refused_as_in_a_host_one(cupy):
+    keys = np.arange(10, 70010, dtype=np.uint32)
+    keys[65000] = keys[777]
+    words = "r_keys: key 787 appears at rows 777 and 65000"
+    for k in (keys, cupy.asarray(keys)):
+        for algo in JOINS:
+            with pytest.raises(ValueError, match=words):
+                hashlab.join(k, np.arange(5, dtype=np.uint32), algo=algo)
+        for algo in ["cuckoo", "linear_probing", "sorted_array"]:
+            with pytest.raises(ValueError, match="keys: key 787 appears at rows 777 and 65000"):
+                hashlab.Table(algo, k).lookup(k[:10])
 
 
 def test_device_answers_come_back_as_the_framework_asks(cupy):

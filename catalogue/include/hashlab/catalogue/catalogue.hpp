@@ -27,8 +27,10 @@
 //   cat::Statistics stats = groupby->statistics(stream.get());              // named numbers and arrays
 //   for (const std::string& w : groupby->warnings()) std::cerr << w << "\n";  // a degraded run says so
 //
-// A float64 column holding a NaN is refused by every group-by (no null values), naming the row: a
-// host column by check(), a device-only one by make() on the device.
+// A float64 column holding a NaN is refused by every group-by (no null values), naming the row; a
+// repeated key where the keys must be unique (a Pk-Pk join's tables, a table that holds one value
+// per key), naming the smallest such key and its first two rows: a host column by check(), a
+// device-only one by make() on the device, in the same words.
 //
 // Errors: std::invalid_argument for input an entry does not take (or an unknown name or option);
 // hashlab::OutOfDeviceMemory when its buffers do not fit the GPU.
