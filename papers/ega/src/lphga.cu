@@ -48,24 +48,9 @@ __global__ void lphga_collect(const std::uint32_t* yellow_keys, const std::uint6
 
 }  // namespace
 
-Lphga::Lphga(std::size_t length, cudaStream_t stream) : status_(detail::kStatusWords, stream) {
-  detail::check_length(length, "LPHGA");
-  buffers_ = ThreeBuffers(length, stream);
-}
-
-Groups Lphga::run(std::size_t n, Aggregation op, cudaStream_t stream, const PhaseHook& after_phase) {
-  return run_impl(n, op, stream, after_phase, nullptr);
-}
-
-Groups Lphga::run_counted(std::size_t n, Aggregation op, cudaStream_t stream, WorkCounts& counts) {
-  return detail::counted_run(work_, stream, counts,
-                             [&](unsigned long long* work) { return run_impl(n, op, stream, {}, work); });
-}
-
-Groups Lphga::run_impl(std::size_t n, Aggregation op, cudaStream_t stream, const PhaseHook& after_phase,
-                       unsigned long long* work) {
+Groups Lphga::run_phases(std::size_t n, Aggregation op, cudaStream_t stream, const PhaseHook& after_phase,
+                         unsigned long long* work) {
   const std::size_t length = buffers_.length();
-  detail::check_run(n, op, length, "LPHGA");
   if (n == 0) return Groups{buffers_.red_keys.data(), buffers_.red_values.data(), 0};
   auto& b = buffers_;
   std::uint32_t* status = status_.data();
@@ -88,11 +73,7 @@ Groups Lphga::run_impl(std::size_t n, Aggregation op, cudaStream_t stream, const
   HASHLAB_CHECK_LAUNCH();
   if (after_phase) after_phase(3, stream);
 
-  const auto words = status_.to_host(stream);
-  if (words[Status::kSentinelSeen] != 0)
-    throw std::invalid_argument("LPHGA: the input holds the key 0xffffffff, which marks empty slots");
-  if (words[Status::kOverflow] != 0)
-    throw std::runtime_error("LPHGA: the table overflowed (" + std::to_string(length) + " slots)");
+  const auto words = finish(stream, "the table");
   return Groups{b.red_keys.data(), b.red_values.data(), words[Status::kProbeGroups]};
 }
 

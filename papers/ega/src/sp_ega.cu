@@ -222,24 +222,35 @@ std::size_t length_for(std::size_t groups, double load_factor) {
   return static_cast<std::size_t>(std::ceil(static_cast<double>(groups) / load_factor));
 }
 
-SpEga::SpEga(std::size_t length, cudaStream_t stream) : status_(detail::kStatusWords, stream) {
-  detail::check_length(length, "SP-EGA");
+ThreeBufferGroupBy::ThreeBufferGroupBy(std::size_t length, cudaStream_t stream, const char* name)
+    : name_(name), status_(detail::kStatusWords, stream) {
+  detail::check_length(length, name);
   buffers_ = ThreeBuffers(length, stream);
 }
 
-Groups SpEga::run(std::size_t n, Aggregation op, cudaStream_t stream, const PhaseHook& after_phase) {
-  return run_impl(n, op, stream, after_phase, nullptr);
+Groups ThreeBufferGroupBy::run(std::size_t n, Aggregation op, cudaStream_t stream, const PhaseHook& after_phase) {
+  detail::check_run(n, op, length(), name_);
+  return run_phases(n, op, stream, after_phase, nullptr);
 }
 
-Groups SpEga::run_counted(std::size_t n, Aggregation op, cudaStream_t stream, WorkCounts& counts) {
+Groups ThreeBufferGroupBy::run_counted(std::size_t n, Aggregation op, cudaStream_t stream, WorkCounts& counts) {
+  detail::check_run(n, op, length(), name_);
   return detail::counted_run(work_, stream, counts,
-                             [&](unsigned long long* work) { return run_impl(n, op, stream, {}, work); });
+                             [&](unsigned long long* work) { return run_phases(n, op, stream, {}, work); });
 }
 
-Groups SpEga::run_impl(std::size_t n, Aggregation op, cudaStream_t stream, const PhaseHook& after_phase,
-                       unsigned long long* work) {
+std::vector<std::uint32_t> ThreeBufferGroupBy::finish(cudaStream_t stream, const std::string& table) const {
+  auto words = status_.to_host(stream);
+  if (words[Status::kSentinelSeen] != 0)
+    throw std::invalid_argument(std::string(name_) + ": the input holds the key 0xffffffff, which marks empty slots");
+  if (words[Status::kOverflow] != 0)
+    throw std::runtime_error(std::string(name_) + ": " + table + " overflowed (" + std::to_string(length()) + " slots)");
+  return words;
+}
+
+Groups SpEga::run_phases(std::size_t n, Aggregation op, cudaStream_t stream, const PhaseHook& after_phase,
+                         unsigned long long* work) {
   const std::size_t length = buffers_.length();
-  detail::check_run(n, op, length, "SP-EGA");
   counts_ = {};
   if (n == 0) return Groups{buffers_.yellow_keys.data() + length, buffers_.yellow_values.data() + length, 0};
   const YellowParts parts = YellowParts::for_length(length);
@@ -294,11 +305,7 @@ Groups SpEga::run_impl(std::size_t n, Aggregation op, cudaStream_t stream, const
   HASHLAB_CHECK_LAUNCH();
   if (after_phase) after_phase(5, stream);
 
-  const auto words = status_.to_host(stream);
-  if (words[Status::kSentinelSeen] != 0)
-    throw std::invalid_argument("SP-EGA: the input holds the key 0xffffffff, which marks empty slots");
-  if (words[Status::kOverflow] != 0)  // n <= L makes this impossible; a broken invariant, not bad input
-    throw std::runtime_error("SP-EGA: phase 4's table overflowed (" + std::to_string(length) + " slots)");
+  const auto words = finish(stream, "phase 4's table");  // n <= L: an overflow is a broken invariant, not bad input
   counts_.partial_table_groups = words[Status::kPartialGroups];
   counts_.unhashed_pairs = words[Status::kUnhashedPairs];
   counts_.probe_table_groups = words[Status::kProbeGroups];

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "hashlab/common/memory.hpp"
 #include "hashlab/common/sentinels.hpp"
@@ -93,11 +94,13 @@ struct WorkCounts {
 /// The phases of SP-EGA (1..5) for a per-phase callback (timing, the demo's trace).
 using PhaseHook = std::function<void(int phase, cudaStream_t stream)>;
 
-/// SP-EGA: the five phases of section 4.1 on three buffers of length L.
-class SpEga {
+/// What SP-EGA and LPHGA share: the three buffers of length L, the status words each run reads
+/// back, the counters of a counted run, and how a run is called. Each defines its phases.
+class ThreeBufferGroupBy {
  public:
-  /// Buffers of `length` items (L); at most `length` input pairs per run.
-  SpEga(std::size_t length, cudaStream_t stream);
+  virtual ~ThreeBufferGroupBy() = default;
+  ThreeBufferGroupBy(ThreeBufferGroupBy&&) = default;
+  ThreeBufferGroupBy& operator=(ThreeBufferGroupBy&&) = default;
 
   /// The input pairs into red (see load_red).
   void load(const std::uint32_t* keys, const std::uint32_t* values, std::size_t n, Aggregation op,
@@ -105,10 +108,9 @@ class SpEga {
     load_red(buffers_, keys, values, n, op, stream);
   }
 
-  /// Runs phases 1-5 on the first n pairs of red (n <= L). `after_phase(p, stream)` (optional)
-  /// is called on the host after each phase p has been enqueued. Reads the group count back
+  /// Runs the phases on the first n pairs of red (n <= L). `after_phase(p, stream)` (optional) is
+  /// called on the host after each phase p has been enqueued. Reads the group count back
   /// (synchronises `stream`). Throws std::invalid_argument when the input holds the empty key.
-  /// The groups lie in yellow[L - groups, L).
   Groups run(std::size_t n, Aggregation op, cudaStream_t stream, const PhaseHook& after_phase = {});
 
   /// run, with the kernels that count their work (probe steps, atomics) into `counts`: for the
@@ -125,8 +127,34 @@ class SpEga {
   ThreeBuffers& buffers() { return buffers_; }
   const ThreeBuffers& buffers() const { return buffers_; }
   std::size_t length() const { return buffers_.length(); }
-  YellowParts parts() const { return YellowParts::for_length(length()); }
   std::size_t bytes() const { return buffers_.bytes() + status_.bytes(); }
+
+ protected:
+  /// Buffers of `length` items (L); `name` ("SP-EGA", "LPHGA") names the algorithm in errors.
+  ThreeBufferGroupBy(std::size_t length, cudaStream_t stream, const char* name);
+
+  /// The algorithm's phases on the first n pairs of red (n <= L, checked by run), counting its
+  /// work into `work` when it is not null (run_counted).
+  virtual Groups run_phases(std::size_t n, Aggregation op, cudaStream_t stream, const PhaseHook& after_phase,
+                            unsigned long long* work) = 0;
+  /// The status words after the phases (synchronises `stream`): std::invalid_argument when the
+  /// input held the empty key, std::runtime_error when `table` overflowed.
+  std::vector<std::uint32_t> finish(cudaStream_t stream, const std::string& table) const;
+
+  const char* name_;
+  ThreeBuffers buffers_;
+  DeviceBuffer<std::uint32_t> status_;     // the run's status words (ega_device.cuh's Status), zeroed by each run
+  DeviceBuffer<unsigned long long> work_;  // run_counted's counters (allocated by its first call)
+};
+
+/// SP-EGA: the five phases of section 4.1 on three buffers of length L. run calls `after_phase`
+/// after each phase 1..5; the groups lie in yellow[L - groups, L).
+class SpEga : public ThreeBufferGroupBy {
+ public:
+  /// Buffers of `length` items (L); at most `length` input pairs per run.
+  SpEga(std::size_t length, cudaStream_t stream) : ThreeBufferGroupBy(length, stream, "SP-EGA") {}
+
+  YellowParts parts() const { return YellowParts::for_length(length()); }
 
   /// What the last run's phases found (read back by run): groups of the partial hash table
   /// (phase 2), unhashed pairs (phase 3), groups of the linear-probing table (phase 5).
@@ -138,43 +166,23 @@ class SpEga {
   const PhaseCounts& last_counts() const { return counts_; }
 
  private:
-  Groups run_impl(std::size_t n, Aggregation op, cudaStream_t stream, const PhaseHook& after_phase,
-                  unsigned long long* work);
+  Groups run_phases(std::size_t n, Aggregation op, cudaStream_t stream, const PhaseHook& after_phase,
+                    unsigned long long* work) override;
 
-  ThreeBuffers buffers_;
-  DeviceBuffer<std::uint32_t> status_;  // see Status in sp_ega.cu
-  DeviceBuffer<unsigned long long> work_;  // run_counted's counters (allocated by its first call)
   PhaseCounts counts_;
 };
 
 /// LPHGA, the paper's hash-based comparator: linear-probing hash group-by with the same three
 /// buffers. red holds the input, yellow is the hash table (L slots), blue its indicator; the
-/// groups are collected into red[0, groups).
-class Lphga {
+/// groups are collected into red[0, groups). run calls `after_phase` after 1: hash aggregate,
+/// 2: scan of the indicator, 3: collect.
+class Lphga : public ThreeBufferGroupBy {
  public:
-  Lphga(std::size_t length, cudaStream_t stream);
-
-  void load(const std::uint32_t* keys, const std::uint32_t* values, std::size_t n, Aggregation op,
-            cudaStream_t stream) {
-    load_red(buffers_, keys, values, n, op, stream);
-  }
-  /// Aggregates the first n pairs of red (n <= L); the same contract as SpEga::run. `after_phase`
-  /// is called after 1: hash aggregate, 2: scan of the indicator, 3: collect.
-  Groups run(std::size_t n, Aggregation op, cudaStream_t stream, const PhaseHook& after_phase = {});
-  /// run, counting its work (see SpEga::run_counted).
-  Groups run_counted(std::size_t n, Aggregation op, cudaStream_t stream, WorkCounts& counts);
-
-  ThreeBuffers& buffers() { return buffers_; }
-  std::size_t length() const { return buffers_.length(); }
-  std::size_t bytes() const { return buffers_.bytes() + status_.bytes(); }
+  Lphga(std::size_t length, cudaStream_t stream) : ThreeBufferGroupBy(length, stream, "LPHGA") {}
 
  private:
-  Groups run_impl(std::size_t n, Aggregation op, cudaStream_t stream, const PhaseHook& after_phase,
-                  unsigned long long* work);
-
-  ThreeBuffers buffers_;
-  DeviceBuffer<std::uint32_t> status_;
-  DeviceBuffer<unsigned long long> work_;
+  Groups run_phases(std::size_t n, Aggregation op, cudaStream_t stream, const PhaseHook& after_phase,
+                    unsigned long long* work) override;
 };
 
 /// Slots L for `groups` groups at `load_factor` (= groups / L), which must lie in (0, 1):
