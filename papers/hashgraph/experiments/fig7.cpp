@@ -10,16 +10,12 @@ namespace {
 
 void run_fig7(PointContext& ctx) {
   const Point& p = ctx.point();
-  keep_only_size_and_appearances(ctx, p);
-  const auto spec = appearances(p.n, p.param_value);
-  const Input& r = input(ctx, spec, p.n, ctx.seed());
-  const Input& s = input(ctx, spec, p.n, ctx.seed() + 1);
-  const std::uint64_t expected = expected_join_count(ctx, r, s);
+  const JoinInputs in = join_inputs(ctx, p);
   if (is_linear_probing(p.variant))
-    time_linear_probing_probe(ctx, r, s, p.n, linear_probing_load(p.variant), expected);
+    time_linear_probing_probe(ctx, in.r, in.s, p.n, linear_probing_load(p.variant), in.expected);
   else
-    time_hashgraph_probe(ctx, r, s, p.n, kHashGraphLoad,
-                         p.variant == "probe_new" ? ProbeMethod::kNew : ProbeMethod::kStandard, expected,
+    time_hashgraph_probe(ctx, in.r, in.s, p.n, kHashGraphLoad,
+                         p.variant == "probe_new" ? ProbeMethod::kNew : ProbeMethod::kStandard, in.expected,
                          bins_option(ctx.options()));
 }
 

@@ -15,11 +15,7 @@ namespace {
 
 void run_fig9(PointContext& ctx) {
   const Point& p = ctx.point();
-  keep_only_size_and_appearances(ctx, p);
-  const auto spec = appearances(p.n, p.param_value);
-  const Input& r = input(ctx, spec, p.n, ctx.seed());
-  const Input& s = input(ctx, spec, p.n, ctx.seed() + 1);
-  const std::uint64_t expected = expected_join_count(ctx, r, s);
+  const JoinInputs in = join_inputs(ctx, p);
   const double both_inputs = 2.0 * static_cast<double>(p.n);  // section 5.4: "we diving 64M by the execution time"
   std::uint64_t got = 0;
   if (p.variant == "hashgraph") {
@@ -29,17 +25,17 @@ void run_fig9(PointContext& ctx) {
     Prober prober(table, ProbeMethod::kNew, p.n, ctx.stream(), {Version::kV2, bins});
     DeviceBuffer<std::uint64_t> count(1, ctx.stream());
     const auto t = ctx.time_gpu([&](cudaStream_t st) {
-      table.build(r.keys.data(), p.n, st);
-      prober.count(s.keys.data(), p.n, count.data(), st);
+      table.build(in.r.keys.data(), p.n, st);
+      prober.count(in.s.keys.data(), p.n, count.data(), st);
     });
     ctx.report_time("join", t, both_inputs, "keys");
     got = read_device_value(count.data(), ctx.stream());
   } else {
-    const auto t = ctx.time_host([&] { got = cpu::parallel_join_count(r.host, s.host); });
+    const auto t = ctx.time_host([&] { got = cpu::parallel_join_count(in.r.host, in.s.host); });
     ctx.report_time("join", t, both_inputs, "keys");
   }
-  ctx.report_value("output_pairs", static_cast<double>(expected), "pairs");
-  ctx.verify(got == expected, "join count " + std::to_string(got) + ", reference " + std::to_string(expected));
+  ctx.report_value("output_pairs", static_cast<double>(in.expected), "pairs");
+  ctx.verify(got == in.expected, "join count " + std::to_string(got) + ", reference " + std::to_string(in.expected));
 }
 
 }  // namespace

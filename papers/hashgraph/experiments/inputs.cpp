@@ -59,6 +59,14 @@ std::uint64_t expected_join_count(PointContext& ctx, const Input& r, const Input
   return count;
 }
 
+JoinInputs join_inputs(PointContext& ctx, const Point& p) {
+  keep_only_size_and_appearances(ctx, p);
+  const auto spec = appearances(p.n, p.param_value);
+  const Input& r = input(ctx, spec, p.n, ctx.seed());
+  const Input& s = input(ctx, spec, p.n, ctx.seed() + 1);
+  return {r, s, expected_join_count(ctx, r, s)};
+}
+
 /// Keeps the cached inputs and reference counts only while `tag` (what the inputs depend on: the
 /// size, and the appearances where they vary) stays the same, so that sweeps do not pile up inputs.
 void keep_only(PointContext& ctx, const std::string& tag) {

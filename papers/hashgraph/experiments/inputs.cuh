@@ -47,6 +47,14 @@ struct Input {
 Input& input(PointContext& ctx, const gen::KeySpec& spec, std::uint64_t n, std::uint64_t seed);
 /// reference::inner_join_count of two inputs, computed once per pair.
 std::uint64_t expected_join_count(PointContext& ctx, const Input& r, const Input& s);
+/// Figs. 7 and 9: two inputs of the point's size and appearances (R with the run's seed, S with
+/// the next), drawn independently, and the number of pairs their join gives.
+struct JoinInputs {
+  const Input& r;
+  const Input& s;
+  std::uint64_t expected;
+};
+JoinInputs join_inputs(PointContext& ctx, const Point& p);
 /// Keeps the cached inputs and reference counts only while `tag` stays the same.
 void keep_only(PointContext& ctx, const std::string& tag);
 void keep_only_size(PointContext& ctx, std::uint64_t n);
