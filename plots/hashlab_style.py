@@ -4,8 +4,6 @@ Every paper's script reads results/<paper>/<experiment>.csv (the schema in READM
 only verified points (a FAILED point's timing is never plotted) and writes PNGs next to the
 CSVs. Where the paper states numbers, scripts draw them as reference markers.
 """
-import csv
-import json
 import math
 import os
 
@@ -14,26 +12,19 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+import result_files  # noqa: E402
+
 COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"]
 MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*"]
 
 
 def load(results_dir, paper, experiment):
-    """Rows of one experiment's CSV as dicts with numeric fields converted; [] if absent."""
-    path = os.path.join(results_dir, paper, experiment + ".csv")
-    if not os.path.exists(path):
-        return []
-    rows = []
-    with open(path, newline="") as f:
-        for row in csv.DictReader(f):
-            for key in ("n", "param_value", "median", "min", "max"):
-                try:
-                    row[key] = float(row[key]) if row.get(key) not in (None, "") else None
-                except ValueError:  # a named axis' value ("suppkey", "voxel_ball") stays its name
-                    row[key] = row[key] if key == "param_value" else None
-            row["sampled"] = row.get("verified") == "sampled"
-            row["verified"] = row.get("verified") in ("true", "sampled")
-            rows.append(row)
+    """Rows of one experiment's CSV (result_files.rows: numeric fields as numbers), `verified` a bool
+    (a sampled point is verified, and `sampled`); [] if absent."""
+    rows = result_files.rows(results_dir, paper, experiment) or []
+    for row in rows:
+        row["sampled"] = row.get("verified") == "sampled"
+        row["verified"] = row.get("verified") in ("true", "sampled")
     return rows
 
 
@@ -81,21 +72,15 @@ def device_of(rows):
 
 def limits(results_dir):
     """The hardware limits hashlab probe wrote (results/device.json), or {}."""
-    for path in (os.path.join(results_dir, "device.json"),):
-        if os.path.exists(path):
-            with open(path) as f:
-                return json.load(f)
-    return {}
+    return result_files.limits(results_dir)
 
 
 def title(results_dir, paper, experiment):
     """A figure's title from its experiment's sidecar, as the experiment registered it: "<figure>:
     <its description up to the first colon>" ("Fig. 3: build rate vs average appearances per key"),
     so that a title is written once, in the C++ that defines the experiment."""
-    path = os.path.join(results_dir, paper, experiment + ".json")
     try:
-        with open(path) as f:
-            sidecar = json.load(f)
+        sidecar = result_files.sidecar(results_dir, paper, experiment)
     except (OSError, ValueError):
         return experiment
     head = sidecar.get("description", "").split(":")[0].strip()

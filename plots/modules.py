@@ -10,8 +10,9 @@ module appears here once it has results, or a claims file, with nothing to edit.
 """
 import functools
 import glob
-import json
 import os
+
+import result_files
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -27,8 +28,7 @@ def _described(results_dir):
     out = {}
     for path in _sidecars(results_dir):
         try:
-            with open(path) as f:
-                module = json.load(f).get("module")
+            module = result_files.read_json(path).get("module")
         except (OSError, ValueError):
             continue
         if isinstance(module, dict) and module.get("name"):

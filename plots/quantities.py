@@ -16,6 +16,8 @@ import os
 import re
 from dataclasses import dataclass, field
 
+import result_files
+
 class ClaimError(ValueError):
     """A claim file that cannot be evaluated as written: a typo, an unknown rule, a missing field."""
 
@@ -98,29 +100,14 @@ class Results:
     def rows(self, module, experiment):
         key = (module, experiment)
         if key not in self._csv:
-            path = os.path.join(self.folder, module, experiment + ".csv")
-            rows = []
-            if os.path.exists(path):
-                with open(path, newline="") as f:
-                    for row in csv.DictReader(f):
-                        for k in ("n", "param_value", "median", "min", "max"):
-                            try:
-                                row[k] = float(row[k]) if row.get(k) not in (None, "") else None
-                            except ValueError:  # a named axis' value ("suppkey") stays its name
-                                row[k] = row[k] if k == "param_value" else None
-                        rows.append(row)
-            self._csv[key] = rows if os.path.exists(path) else None
+            self._csv[key] = result_files.rows(self.folder, module, experiment)
         return self._csv[key]
 
     def sidecar(self, module, experiment):
         """An experiment's JSON sidecar (its run's profile, planned points, ...), or {}."""
         key = (module, experiment)
         if key not in self._sidecar:
-            path = os.path.join(self.folder, module, experiment + ".json")
-            self._sidecar[key] = {}
-            if os.path.exists(path):
-                with open(path) as f:
-                    self._sidecar[key] = json.load(f)
+            self._sidecar[key] = result_files.sidecar(self.folder, module, experiment)
         return self._sidecar[key]
 
     def profile(self, module, experiment):
@@ -148,11 +135,7 @@ class Results:
 
     def limits(self):
         if self._limits is None:
-            path = os.path.join(self.folder, "device.json")
-            self._limits = {}
-            if os.path.exists(path):
-                with open(path) as f:
-                    self._limits = json.load(f)
+            self._limits = result_files.limits(self.folder)
         return self._limits
 
     def device(self):

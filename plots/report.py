@@ -12,7 +12,6 @@ that folder (how the committed report itself is regenerated)."""
 import argparse
 import glob
 import html
-import json
 import os
 import re
 import sys
@@ -21,6 +20,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import modules as md  # noqa: E402
+import result_files  # noqa: E402
 import verdicts as ve  # noqa: E402
 
 LIMITS = [("copy_gbps", "device-to-device copy, GB/s"),
@@ -64,8 +64,7 @@ def sidecar_values(results_dir, key, default="?", width=None):
     values = set()
     for m in md.known(results_dir):
         for path in glob.glob(os.path.join(results_dir, m, "*.json")):
-            with open(path) as f:
-                values.add(str(json.load(f).get(key, default))[:width])
+            values.add(str(result_files.read_json(path).get(key, default))[:width])
     return values
 
 
@@ -169,12 +168,8 @@ def module_section(results_dir, module, verdicts, lines, image_root):
     res = ve.Results(results_dir)
     for path in csvs:
         experiment = os.path.splitext(os.path.basename(path))[0]
-        sidecar = os.path.splitext(path)[0] + ".json"
-        figure = ""
-        if os.path.exists(sidecar):
-            with open(sidecar) as f:
-                meta = json.load(f)
-            figure = f" ({meta.get('figure', '')}: {meta.get('description', '')})"
+        meta = result_files.sidecar(results_dir, module, experiment)
+        figure = f" ({meta.get('figure', '')}: {meta.get('description', '')})" if meta else ""
         rows = res.rows(module, experiment) or []
         point = lambda r: (r["variant"], r["n"], r.get("param_name"), r["param_value"])
         pts = {point(r) for r in rows}
