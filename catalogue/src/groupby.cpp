@@ -789,6 +789,7 @@ std::vector<GroupByEntry> make_entries() {
   rapids.name = "rapids";
   rapids.description = "RAPIDS hash group-by (Chen et al.): sampling, 2.6x table, relaunch at 75%";
   rapids.max_key_columns = rapids::kMaxKeyColumns;
+  rapids.across_servers = true;
   rapids.options = {{kSamplingOption, "the table size's prediction: gpu (triples), cpu (pairs) or none", "gpu"},
                     {kTableFactorOption, "slots per predicted group (sampling none: per row)", "2.6"}};
   rapids.statistics = {number_spec("predicted_groups", "groups", "the sampler's estimate of the groups (0: none)"),
@@ -802,6 +803,7 @@ std::vector<GroupByEntry> make_entries() {
   GroupByEntry sp_ega;
   sp_ega.name = "sp_ega";
   sp_ega.description = "SP-EGA (Wang et al. 4.1): five phases on three buffers of L = rows";
+  sp_ega.across_servers = true;
   sp_ega.options = {{kLengthFactorOption, "L = length_factor x rows (EGA's premise: 1)", "1"}};
   sp_ega.statistics = {passes, number_spec("buffer_length_L", "items", "L, the length of each buffer"), groups,
                        number_spec("load_factor", "groups/L", "groups per slot of the buffers"),
@@ -814,6 +816,7 @@ std::vector<GroupByEntry> make_entries() {
   GroupByEntry lphga = sp_ega;
   lphga.name = "lphga";
   lphga.description = "LPHGA, EGA's linear-probing comparator, on the same three buffers";
+  lphga.across_servers = true;
   lphga.statistics.resize(4);
   entries.push_back(lphga);
 
@@ -840,12 +843,14 @@ std::vector<GroupByEntry> make_entries() {
   GroupByEntry sort;
   sort.name = "sort";
   sort.description = "sort-based group-by (CUB radix sort + reduce-by-key, baselines/)";
+  sort.across_servers = true;
   sort.statistics = {passes, groups};
   entries.push_back(sort);
 
   GroupByEntry hash;
   hash.name = "hash";
   hash.description = "cuDF-style linear-probing hash group-by (baselines/)";
+  hash.across_servers = true;
   hash.options = {{kHashLoadOption, "rows per slot, in (0, 1]: slots = rows / load", "0.5"}};
   hash.statistics = {passes, groups, number_spec("table_slots", "slots", "slots of the hash table")};
   entries.push_back(hash);

@@ -284,6 +284,7 @@ std::vector<JoinEntry> make_entries() {
   entries[0].name = "bsp";
   entries[0].description = "Dash's BSP-sort Pk-Pk join (steps 1-9)";
   entries[0].sorted_output = true;
+  entries[0].across_servers = true;
   entries[0].options = {{kPartitionsOption, "p, the buckets (0: one per tile, at most 1024)", "0"},
                         {kAtomicOption, "steps 7-8 by a global atomicAdd per element (the report's rejected way)", "false"},
                         {kTraceOption, "record the buckets of every run (synchronises: not for timing)", "false"}};
@@ -295,6 +296,7 @@ std::vector<JoinEntry> make_entries() {
   entries[1].name = "sort_join";
   entries[1].description = "full-device radix-sort join (the pk-pk module's comparator)";
   entries[1].sorted_output = true;
+  entries[1].across_servers = true;
   entries[1].statistics = {rows_out};
   entries[2].name = "sort_join_hmap";
   entries[2].description = "the report's layout on the full-device sort: bare keys, values from key-indexed maps";
@@ -304,6 +306,7 @@ std::vector<JoinEntry> make_entries() {
   entries[3].name = "hash_join";
   entries[3].description = "linear-probing hash join, build on R, probe with S, gather (baselines/, Crystal's stand-in)";
   entries[3].statistics = {rows_out};
+  entries[3].across_servers = true;
   entries[4].name = "hashgraph";
   entries[4].description = "HashGraph V2 on R, probe-new with S (Green et al. 3.4), pairs gathered";
   entries[4].statistics = {rows_out, number_spec("vertices", "vertices", "HashGraph's hash range (|R|: load 1)")};

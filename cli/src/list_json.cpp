@@ -100,6 +100,7 @@ void write_catalogue(JsonWriter& json) {
     write_entry_common(json, e);
     json.field("clock", harness::to_string(e.clock));
     json.field("max_key_columns", e.max_key_columns);
+    json.field("across_servers", e.across_servers);
     json.end_object();
   }
   json.end_array();
@@ -109,6 +110,7 @@ void write_catalogue(JsonWriter& json) {
     write_entry_common(json, e);
     json.field("clock", harness::to_string(e.clock));
     json.field("sorted_output", e.sorted_output);
+    json.field("across_servers", e.across_servers);
     json.end_object();
   }
   json.end_array();

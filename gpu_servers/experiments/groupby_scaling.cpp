@@ -5,12 +5,15 @@
 
 #include "experiments.hpp"
 #include "hashlab/catalogue/catalogue.hpp"
+#include "hashlab/catalogue/servers_groupby.hpp"
 #include "hashlab/common/generator.hpp"
-#include "hashlab/gpu_servers/groupby.hpp"
 #include "hashlab/gpu_servers/inputs.hpp"
 
 namespace hashlab::gpu_servers {
 namespace {
+
+using catalogue::ServerGroupByStats;
+using catalogue::ServersGroupByOptions;
 
 const std::vector<std::string>& algorithms() {
   static const std::vector<std::string> names = {"sp_ega", "lphga", "sort", "hash", "rapids"};
@@ -100,8 +103,8 @@ class Shares {
     group_.run([&](servers::Communicator& comm) {
       const auto d = static_cast<std::size_t>(comm.rank());
       ServerGroupByStats st;
-      auto mine = servers_groupby(comm, columns(options.algorithm, keys_[d].data(), values_[d].data(), keys_[d].size(), true),
-                                  options, &st);
+      const auto share = columns(options.algorithm, keys_[d].data(), values_[d].data(), keys_[d].size(), true);
+      auto mine = catalogue::servers_groupby(comm, share, options, &st);
       std::lock_guard<std::mutex> lock(mutex);
       parts[d] = std::move(mine);
       if (stats != nullptr) (*stats)[d] = st;

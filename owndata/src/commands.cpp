@@ -13,13 +13,13 @@
 #include <optional>
 #include <sstream>
 
+#include "hashlab/catalogue/across_servers.hpp"
 #include "hashlab/catalogue/catalogue.hpp"
 #include "hashlab/common/device.hpp"
 #include "hashlab/common/exit_status.hpp"
 #include "hashlab/common/host_memory.hpp"
 #include "hashlab/common/memory.hpp"
 #include "hashlab/cuckoo/cuckoo_table.hpp"
-#include "hashlab/gpu_servers/across.hpp"
 #include "hashlab/harness/timing.hpp"
 #include "hashlab/owndata/columns.hpp"
 #include "hashlab/servers/group.hpp"
@@ -515,14 +515,14 @@ int groupby_command(const std::vector<std::string>& args) {
       {"gpu-memory-budget", "gpu_memory_budget"}, {"streams", "streams"}, {"threads", "threads"}};
   const catalogue::Options algo_options = entry_options(common, *vm, flags);
   refuse_options_not_taken(*entry, algo_options, flags);
-  const int servers = parse_servers_flags(servers_flags, *vm, entry->name, gpu_servers::groupby_algorithms_across_servers(),
+  const int servers = parse_servers_flags(servers_flags, *vm, entry->name, catalogue::groupby_algorithms_across_servers(),
                                           {"servers-share-gpu", "servers-backend", "pre-aggregation"});
-  gpu_servers::ServersGroupByOptions across;
+  catalogue::ServersGroupByOptions across;
   if (servers > 0) {
     across.algorithm = entry->name;
     across.entry_options = algo_options;
     try {
-      across.pre_aggregation = gpu_servers::parse_pre_aggregation((*vm)["pre-aggregation"].as<std::string>());
+      across.pre_aggregation = catalogue::parse_pre_aggregation((*vm)["pre-aggregation"].as<std::string>());
     } catch (const std::invalid_argument& e) {
       throw InputError(std::string("--pre-aggregation: ") + e.what());
     }
@@ -562,7 +562,7 @@ int groupby_command(const std::vector<std::string>& args) {
     const servers::GroupOptions group_options = servers_group(servers_flags, servers, algo_name);
     return guarded([&] {
       servers::ServerGroup group(group_options);
-      gpu_servers::GroupByAcrossServers g(group, input, across);
+      catalogue::GroupByAcrossServers g(group, input, across);
       std::cout << "groupby: " << entry->name << " (" << entry->description << ") across GPU servers\n";
       print_servers(group);
       std::cout << "input: " << input.rows() << " rows, " << input.keys.size() << " key column(s), "
@@ -570,12 +570,12 @@ int groupby_command(const std::vector<std::string>& args) {
       // The servers' group-bys, made and run on their shares, on the host clock (several devices).
       const auto t = harness::time_host(plan_of(common), [&] { g.run(); });
       print_time("time", t, harness::Clock::kHost);
-      std::vector<gpu_servers::ServerGroupByStats> stats;
+      std::vector<catalogue::ServerGroupByStats> stats;
       const reference::GroupByResult got = g.result(&stats);  // one more run, bringing the groups
       catalogue::Statistics s;
       s.numbers.push_back({"groups", static_cast<double>(got.groups()), "groups"});
       s.numbers.push_back({"pre_aggregated", stats[0].pre_aggregated ? 1.0 : 0.0, "flag"});
-      if (across.pre_aggregation == gpu_servers::PreAggregation::kAuto)
+      if (across.pre_aggregation == catalogue::PreAggregation::kAuto)
         s.numbers.push_back({"estimated_groups_total", stats[0].estimated_groups_total, "groups"});
       add_loads(s, stats[0].loads, stats[0].pre_aggregated ? "partial groups" : "rows");
       std::vector<std::vector<std::string>> warnings;
@@ -656,7 +656,7 @@ int join_command(const std::vector<std::string>& args) {
   const catalogue::Options algo_options = entry_options(common, *vm, {});
   refuse_options_not_taken(*entry, algo_options, {});
   std::vector<std::string> across;
-  for (const auto& spec : gpu_servers::joins_across_servers()) across.push_back(spec.entry);
+  for (const auto& spec : catalogue::joins_across_servers()) across.push_back(spec.entry);
   const int servers =
       parse_servers_flags(servers_flags, *vm, entry->name, across, {"servers-share-gpu", "servers-backend"});
   if (servers > 0)
@@ -695,9 +695,9 @@ int join_command(const std::vector<std::string>& args) {
     const servers::GroupOptions group_options = servers_group(servers_flags, servers, algo_name);
     return guarded([&] {
       servers::ServerGroup group(group_options);
-      gpu_servers::JoinAcrossServers j(group, entry->name, input, algo_options);
+      catalogue::JoinAcrossServers j(group, entry->name, input, algo_options);
       std::cout << "join: " << entry->name << " (" << entry->description << ") across GPU servers: "
-                << gpu_servers::join_across_servers(entry->name)->how << "\n";
+                << catalogue::join_across_servers(entry->name)->how << "\n";
       print_servers(group);
       std::cout << "input: R " << r_keys.data.size() << " rows, S " << s_keys.data.size() << " rows\n";
       // The servers' joins on their shares, on the host clock (several devices).

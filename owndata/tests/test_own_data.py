@@ -5,6 +5,7 @@ a clear error (naming the file) and exit status 2.
 CPU algorithms and the bad inputs run everywhere (ctest: Python.own_data, the tests without
 "gpu" in their names); the GPU algorithms (Python.own_data_gpu) run when a GPU is present and
 are reported skipped otherwise. HASHLAB_BINARY_DIR names the build."""
+import json
 import os
 import subprocess
 import tempfile
@@ -69,6 +70,36 @@ class OwnData(unittest.TestCase):
     def need_gpu(self):
         if not self.gpu:
             self.skipTest("needs a CUDA GPU: " + self.gpu_why)
+
+    # ---- across GPU servers --------------------------------------------------------------------
+
+    def test_cpu_list_json_says_which_entries_run_across_servers(self):
+        # `hashlab list --json` says it of every group-by and join, and --gpus agrees: an entry that
+        # does not run across servers is refused by name (exit status 2, before anything is read);
+        # one that does is not (it runs, or without a GPU stops at the machine, exit status 3).
+        listing = hashlab("list", "--json")
+        self.assertEqual(listing.returncode, 0, listing.stderr)
+        catalogue = json.loads(listing.stdout)["catalogue"]
+        p = self.path
+        commands = {
+            "groupby": lambda a: ["groupby", "--algo", a, "--keys", p("k.npy"), "--values", p("vu.npy")],
+            "join": lambda a: ["join", "--algo", a, "--r-keys", p("rk.npy"), "--s-keys", p("sk.npy")],
+        }
+        across = {}
+        for operation, command in commands.items():
+            across[operation] = [e["name"] for e in catalogue[operation] if e["across_servers"]]
+            for e in catalogue[operation]:
+                self.assertIsInstance(e["across_servers"], bool, e["name"])
+                with self.subTest(operation=operation, algo=e["name"]):
+                    r = hashlab(*command(e["name"]), "--gpus", "2", "--servers-share-gpu", "yes", "--reps", "1")
+                    if e["across_servers"]:
+                        self.assertIn(r.returncode, (0, 3), r.stderr)
+                        self.assertNotIn("does not run across GPU servers", r.stderr)
+                    else:
+                        self.assertEqual(r.returncode, 2, r.stderr)
+                        self.assertIn(f"--algo {e['name']} does not run across GPU servers", r.stderr)
+        self.assertEqual(across, {"groupby": ["rapids", "sp_ega", "lphga", "sort", "hash"],
+                                  "join": ["bsp", "sort_join", "hash_join"]})
 
     # ---- group-by ----------------------------------------------------------------------------
 

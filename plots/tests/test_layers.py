@@ -65,15 +65,12 @@ def violations():
             if os.path.isfile(os.path.join(ROOT, folder, "include", header)):
                 return folder
         return None
-    found = []
-    for name in tracked_files():
-        if not name.endswith(SOURCES):
-            continue
+    def check(name, text):
+        """The includes of file `name` (its text) against the table."""
         folder = next((f for f in layer_of if name.startswith(f + "/")), None)
         if folder is None:
-            continue  # scripts/, build helpers: not a layer
-        with open(os.path.join(ROOT, name), errors="replace") as f:
-            text = f.read()
+            return []  # scripts/, build helpers: not a layer
+        out = []
         for m in INCLUDE.finditer(text):
             target = owner(m.group(1))
             if target is None or target == folder:
@@ -81,9 +78,16 @@ def violations():
             if layer_of[target] < layer_of[folder] or (folder, target) in sideways:
                 continue
             line = text.count("\n", 0, m.start()) + 1
-            found.append(f"{name}:{line}: {folder} (layer {layer_of[folder]}) includes {m.group(1)} of {target} "
-                         f"(layer {layer_of[target]})")
-    return found, layer_of, owner
+            out.append(f"{name}:{line}: {folder} (layer {layer_of[folder]}) includes {m.group(1)} of {target} "
+                       f"(layer {layer_of[target]})")
+        return out
+    found = []
+    for name in tracked_files():
+        if not name.endswith(SOURCES):
+            continue
+        with open(os.path.join(ROOT, name), errors="replace") as f:
+            found += check(name, f.read())
+    return found, layer_of, check
 
 
 class Layers(unittest.TestCase):
@@ -108,6 +112,27 @@ class Layers(unittest.TestCase):
         self.assertLess(layer_of["papers/cuckoo"], layer_of["catalogue"])
         self.assertNotIn(("owndata", "compare"), sideways)
         self.assertEqual(layer_of["owndata"], layer_of["compare"])  # the same layer: neither may use the other
+        # The algorithms across GPU servers are the catalogue's: the own-data commands and the
+        # gpu_servers experiments share a layer above it, and neither may use the other.
+        self.assertNotIn(("owndata", "gpu_servers"), sideways)
+        self.assertNotIn(("gpu_servers", "owndata"), sideways)
+        self.assertEqual(layer_of["owndata"], layer_of["gpu_servers"])
+        self.assertLess(layer_of["servers"], layer_of["catalogue"])
+
+    def test_an_include_against_the_table_is_reported(self):
+        # The check itself, on files it has not seen: the catalogue including the own-data commands
+        # (up), owndata including gpu_servers (sideways, not in the table) and gpu_servers including
+        # owndata are found; the catalogue including servers/ (down) and the harness servers/ (the
+        # table's sideways) are not.
+        _, _, check = violations()
+        for name, header in (("catalogue/src/x.cpp", "hashlab/owndata/commands.hpp"),
+                             ("owndata/src/x.cpp", "hashlab/gpu_servers/inputs.hpp"),
+                             ("gpu_servers/src/x.cpp", "hashlab/owndata/commands.hpp")):
+            self.assertEqual(len(check(name, f'#include "{header}"\n')), 1, f"{name} including {header}")
+        for name, header in (("catalogue/src/x.cpp", "hashlab/servers/group.hpp"),
+                             ("owndata/src/x.cpp", "hashlab/catalogue/across_servers.hpp"),
+                             ("harness/src/x.cpp", "hashlab/servers/group.hpp")):
+            self.assertEqual(check(name, f'#include "{header}"\n'), [], f"{name} including {header}")
 
 
 if __name__ == "__main__":

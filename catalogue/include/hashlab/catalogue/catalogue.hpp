@@ -41,3 +41,8 @@
 #include "hashlab/catalogue/groupby.hpp"  // rapids, sp_ega, lphga, mp_ega, sort, hash, cpu, cpu_stl
 #include "hashlab/catalogue/join.hpp"     // bsp, sort_join, sort_join_hmap, hash_join, hashgraph, cpu_join
 #include "hashlab/catalogue/table.hpp"    // cuckoo, hashgraph, linear_probing, sorted_array
+
+// Across GPU servers (servers/), for the group-bys and joins whose `across_servers` is set, each in
+// a header of its own: across_servers.hpp (the entries on whole host tables split among p servers:
+// what `hashlab groupby / join --gpus N` run) and servers_groupby.hpp (the group-by across servers
+// on each server's share).

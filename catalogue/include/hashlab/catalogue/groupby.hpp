@@ -97,6 +97,9 @@ struct GroupByEntry {
   bool needs_gpu = true;
   harness::Clock clock = harness::Clock::kDevice;  // how to time run()
   int max_key_columns = 1;
+  /// Runs across GPU servers too (servers_groupby, GroupByAcrossServers: across_servers.hpp): the
+  /// rows hash-partitioned by key, then this entry on each server's share.
+  bool across_servers = false;
   std::vector<OptionSpec> options;
   std::vector<StatisticSpec> statistics;
   /// Throws std::invalid_argument, naming the column (its source) and the row, unless this entry

@@ -56,6 +56,8 @@ struct JoinEntry {
   bool needs_gpu = true;
   harness::Clock clock = harness::Clock::kDevice;
   bool sorted_output = false;  // the device rows come out sorted by key
+  /// Runs across GPU servers too (JoinAcrossServers, joins_across_servers(): across_servers.hpp).
+  bool across_servers = false;
   std::vector<OptionSpec> options;
   std::vector<StatisticSpec> statistics;
   /// Throws std::invalid_argument (naming the column and rows) for empty or ragged tables, a key

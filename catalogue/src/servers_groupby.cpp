@@ -1,5 +1,5 @@
-// The group-by across GPU servers (groupby.hpp).
-#include "hashlab/gpu_servers/groupby.hpp"
+// The group-by across GPU servers (servers_groupby.hpp).
+#include "hashlab/catalogue/servers_groupby.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -11,12 +11,17 @@
 #include "hashlab/rapids_groupby/groupby.hpp"
 #include "hashlab/servers/shuffle.hpp"
 
-namespace hashlab::gpu_servers {
+namespace hashlab::catalogue {
 
 using reference::Aggregation;
 
 const std::vector<std::string>& groupby_algorithms_across_servers() {
-  static const std::vector<std::string> names = {"rapids", "sp_ega", "lphga", "sort", "hash"};
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (const auto& e : groupby_entries())
+      if (e.across_servers) out.push_back(e.name);
+    return out;
+  }();
   return names;
 }
 
@@ -126,13 +131,13 @@ struct OnDevice {
   DeviceBuffer<unsigned char> owned;
 };
 
-OnDevice on_device(const catalogue::Column& column, cudaStream_t stream) {
+OnDevice on_device(const Column& column, cudaStream_t stream) {
   OnDevice out;
   if (column.device != nullptr || column.rows == 0) {
     out.data = column.device;
     return out;
   }
-  const std::size_t bytes = column.rows * catalogue::size_of(column.dtype);
+  const std::size_t bytes = column.rows * size_of(column.dtype);
   out.owned = DeviceBuffer<unsigned char>(bytes, stream);
   out.owned.copy_from_host(static_cast<const unsigned char*>(column.host), bytes, stream);
   out.data = out.owned.data();
@@ -159,7 +164,7 @@ double estimate_groups(const std::vector<OnDevice>& keys, std::size_t rows, std:
   return rapids::estimate_from_triples(counts, rows);
 }
 
-bool is_integer(catalogue::DType dtype) { return dtype != catalogue::DType::kFloat64; }
+bool is_integer(DType dtype) { return dtype != DType::kFloat64; }
 
 /// The result of a server without rows, in the shape of the others'.
 reference::GroupByResult empty_result(std::size_t key_columns, std::size_t value_columns,
@@ -171,8 +176,8 @@ reference::GroupByResult empty_result(std::size_t key_columns, std::size_t value
   return out;
 }
 
-reference::GroupByResult run_entry(const catalogue::GroupByEntry& entry, const catalogue::GroupByInput& input,
-                                   const catalogue::Options& options, cudaStream_t stream,
+reference::GroupByResult run_entry(const GroupByEntry& entry, const GroupByInput& input,
+                                   const Options& options, cudaStream_t stream,
                                    std::vector<std::string>* warnings, bool collect = true) {
   auto groupby = entry.make(input, options, stream);
   groupby->prepare(stream);
@@ -187,7 +192,7 @@ reference::GroupByResult run_entry(const catalogue::GroupByEntry& entry, const c
 
 }  // namespace
 
-reference::GroupByResult servers_groupby(servers::Communicator& comm, const catalogue::GroupByInput& input,
+reference::GroupByResult servers_groupby(servers::Communicator& comm, const GroupByInput& input,
                                          const ServersGroupByOptions& options, ServerGroupByStats* stats) {
   ServerGroupByStats own;
   ServerGroupByStats& st = stats != nullptr ? *stats : own;
@@ -198,11 +203,11 @@ reference::GroupByResult servers_groupby(servers::Communicator& comm, const cata
   st.rows_in = rows;
 
   // ---- the input: checked by the entry, on this server's device, its groups estimated ---------
-  const catalogue::GroupByEntry* entry = nullptr;
+  const GroupByEntry* entry = nullptr;
   std::vector<OnDevice> keys, values;
   double estimate = 0;
   std::exception_ptr error = servers::guarded([&] {
-    entry = &catalogue::groupby_entry(options.algorithm);
+    entry = &groupby_entry(options.algorithm);
     const auto& across = groupby_algorithms_across_servers();
     if (std::find(across.begin(), across.end(), entry->name) == across.end()) {
       std::string those;
@@ -235,7 +240,7 @@ reference::GroupByResult servers_groupby(servers::Communicator& comm, const cata
     for (const auto& k : keys) key_pointers.push_back(static_cast<const std::uint32_t*>(k.data));
     std::vector<servers::ValueColumn> shuffled_values;
     for (std::size_t v = 0; v < value_columns; ++v)
-      shuffled_values.push_back({values[v].data, catalogue::size_of(input.values[v].dtype)});
+      shuffled_values.push_back({values[v].data, size_of(input.values[v].dtype)});
     const servers::ShuffledTable got = servers::shuffle_by_key_hash(
         comm, {key_pointers.data(), static_cast<int>(key_columns)}, shuffled_values, rows);
     st.rows_sent = rows;
@@ -247,10 +252,10 @@ reference::GroupByResult servers_groupby(servers::Communicator& comm, const cata
         out = empty_result(key_columns, value_columns, input.aggregations);
         return;
       }
-      catalogue::GroupByInput mine;
+      GroupByInput mine;
       mine.aggregations = input.aggregations;
       for (std::size_t c = 0; c < key_columns; ++c)
-        mine.keys.push_back({input.keys[c].name, catalogue::DType::kUint32, got.rows, nullptr, got.keys[c].data(), {}});
+        mine.keys.push_back({input.keys[c].name, DType::kUint32, got.rows, nullptr, got.keys[c].data(), {}});
       for (std::size_t v = 0; v < value_columns; ++v)
         mine.values.push_back({input.values[v].name, input.values[v].dtype, got.rows, nullptr, got.values[v].data(), {}});
       out = run_entry(*entry, mine, options.entry_options, stream, &st.warnings, options.collect);
@@ -272,7 +277,7 @@ reference::GroupByResult servers_groupby(servers::Communicator& comm, const cata
   error = servers::guarded([&] {
     reference::GroupByResult partial = empty_result(key_columns, value_columns, base);
     if (rows > 0) {
-      catalogue::GroupByInput mine = input;
+      GroupByInput mine = input;
       mine.aggregations = base;
       partial = run_entry(*entry, mine, options.entry_options, stream, &st.warnings);
     }
@@ -330,4 +335,4 @@ reference::GroupByResult servers_groupby(servers::Communicator& comm, const cata
   return out;
 }
 
-}  // namespace hashlab::gpu_servers
+}  // namespace hashlab::catalogue

@@ -1,5 +1,5 @@
-// The catalogue's joins and group-bys across GPU servers on tables in host memory (across.hpp).
-#include "hashlab/gpu_servers/across.hpp"
+// The catalogue's joins and group-bys across GPU servers on tables in host memory (across_servers.hpp).
+#include "hashlab/catalogue/across_servers.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -9,7 +9,7 @@
 #include "hashlab/common/memory.hpp"
 #include "hashlab/common/radix_sort.hpp"
 
-namespace hashlab::gpu_servers {
+namespace hashlab::catalogue {
 namespace {
 
 /// Server d's rows of n: [n d / p, n (d + 1) / p).
@@ -23,7 +23,7 @@ std::string names(const std::vector<std::string>& list) {
   return text;
 }
 
-const void* host_of(const catalogue::Column& column) {
+const void* host_of(const Column& column) {
   if (column.host == nullptr && column.rows > 0)
     throw std::invalid_argument(column.label() + ": the tables across servers are split from host memory; the column "
                                 "has no host copy");
@@ -34,17 +34,17 @@ const void* host_of(const catalogue::Column& column) {
 /// passed: every value fits `to` (a 32-bit entry refuses wider values and reals), so the
 /// conversion is exact.
 template <class To>
-std::vector<To> convert_rows(const catalogue::Column& column, std::size_t begin, std::size_t end) {
+std::vector<To> convert_rows(const Column& column, std::size_t begin, std::size_t end) {
   std::vector<To> out(end - begin);
   const void* host = host_of(column);
   auto copy = [&](const auto* from) {
     for (std::size_t i = begin; i < end; ++i) out[i - begin] = static_cast<To>(from[i]);
   };
   switch (column.dtype) {
-    case catalogue::DType::kUint32: copy(static_cast<const std::uint32_t*>(host)); break;
-    case catalogue::DType::kInt32: copy(static_cast<const std::int32_t*>(host)); break;
-    case catalogue::DType::kInt64: copy(static_cast<const std::int64_t*>(host)); break;
-    case catalogue::DType::kFloat64: copy(static_cast<const double*>(host)); break;
+    case DType::kUint32: copy(static_cast<const std::uint32_t*>(host)); break;
+    case DType::kInt32: copy(static_cast<const std::int32_t*>(host)); break;
+    case DType::kInt64: copy(static_cast<const std::int64_t*>(host)); break;
+    case DType::kFloat64: copy(static_cast<const double*>(host)); break;
   }
   return out;
 }
@@ -59,9 +59,9 @@ DeviceBuffer<unsigned char> upload(const std::vector<T>& values, cudaStream_t st
 
 /// The value type an entry takes in device memory: rapids int32 or float64 (its two
 /// instantiations), the others unsigned 32-bit.
-catalogue::DType device_value_type(const std::string& algorithm, const catalogue::Column& column) {
-  if (algorithm != "rapids") return catalogue::DType::kUint32;
-  return column.dtype == catalogue::DType::kFloat64 ? catalogue::DType::kFloat64 : catalogue::DType::kInt32;
+DType device_value_type(const std::string& algorithm, const Column& column) {
+  if (algorithm != "rapids") return DType::kUint32;
+  return column.dtype == DType::kFloat64 ? DType::kFloat64 : DType::kInt32;
 }
 
 /// Frees what `release` holds on every server's own thread (its device current), unless the
@@ -109,14 +109,14 @@ struct GroupByAcrossServers::Shares {
   std::vector<std::size_t> rows;                                // per server
   std::vector<std::vector<DeviceBuffer<unsigned char>>> keys;   // [server][key column], uint32
   std::vector<std::vector<DeviceBuffer<unsigned char>>> values;  // [server][value column]
-  std::vector<catalogue::DType> value_types;                    // on the device
+  std::vector<DType> value_types;                    // on the device
 };
 
-GroupByAcrossServers::GroupByAcrossServers(servers::ServerGroup& group, const catalogue::GroupByInput& whole,
+GroupByAcrossServers::GroupByAcrossServers(servers::ServerGroup& group, const GroupByInput& whole,
                                            const ServersGroupByOptions& options)
     : group_(group), options_(options), aggregations_(whole.aggregations), shares_(std::make_unique<Shares>()) {
   const auto& across = groupby_algorithms_across_servers();
-  const catalogue::GroupByEntry& entry = catalogue::groupby_entry(options.algorithm);
+  const GroupByEntry& entry = groupby_entry(options.algorithm);
   if (std::find(across.begin(), across.end(), entry.name) == across.end())
     throw std::invalid_argument(entry.name + " does not run across GPU servers (the group-bys that do: " + names(across) +
                                 ")");
@@ -142,10 +142,10 @@ GroupByAcrossServers::GroupByAcrossServers(servers::ServerGroup& group, const ca
     };
     for (const auto& k : whole.keys) put(convert_rows<std::uint32_t>(k, begin, end), s.keys[d]);
     for (std::size_t v = 0; v < whole.values.size(); ++v) {
-      const catalogue::Column& column = whole.values[v];
+      const Column& column = whole.values[v];
       switch (s.value_types[v]) {
-        case catalogue::DType::kInt32: put(convert_rows<std::int32_t>(column, begin, end), s.values[d]); break;
-        case catalogue::DType::kFloat64: put(convert_rows<double>(column, begin, end), s.values[d]); break;
+        case DType::kInt32: put(convert_rows<std::int32_t>(column, begin, end), s.values[d]); break;
+        case DType::kFloat64: put(convert_rows<double>(column, begin, end), s.values[d]); break;
         default: put(convert_rows<std::uint32_t>(column, begin, end), s.values[d]);
       }
     }
@@ -169,10 +169,10 @@ reference::GroupByResult GroupByAcrossServers::run_once(bool collect, std::vecto
   options.collect = collect;
   group_.run([&](servers::Communicator& comm) {
     const auto d = static_cast<std::size_t>(comm.rank());
-    catalogue::GroupByInput mine;
+    GroupByInput mine;
     mine.aggregations = aggregations_;
     for (std::size_t c = 0; c < s.keys[d].size(); ++c)
-      mine.keys.push_back({key_names_[c], catalogue::DType::kUint32, s.rows[d], nullptr, s.keys[d][c].data(), {}});
+      mine.keys.push_back({key_names_[c], DType::kUint32, s.rows[d], nullptr, s.keys[d][c].data(), {}});
     for (std::size_t v = 0; v < s.values[d].size(); ++v)
       mine.values.push_back({value_names_[v], s.value_types[v], s.rows[d], nullptr, s.values[d][v].data(), {}});
     ServerGroupByStats st;
@@ -211,9 +211,9 @@ struct JoinAcrossServers::Shares {
 };
 
 JoinAcrossServers::JoinAcrossServers(servers::ServerGroup& group, const std::string& entry_name,
-                                     const catalogue::JoinInput& whole, const catalogue::Options& options)
+                                     const JoinInput& whole, const Options& options)
     : group_(group), shares_(std::make_unique<Shares>()) {
-  const catalogue::JoinEntry& entry = catalogue::join_entry(entry_name);
+  const JoinEntry& entry = join_entry(entry_name);
   const JoinAcrossServersSpec* spec = join_across_servers(entry.name);
   if (spec == nullptr) {
     std::vector<std::string> across;
@@ -245,7 +245,7 @@ JoinAcrossServers::JoinAcrossServers(servers::ServerGroup& group, const std::str
   group_.run([&](servers::Communicator& comm) {
     const auto d = static_cast<std::size_t>(comm.rank());
     cudaStream_t stream = comm.stream();
-    auto put = [&](const catalogue::Column& column, DeviceBuffer<std::uint32_t>& to) {
+    auto put = [&](const Column& column, DeviceBuffer<std::uint32_t>& to) {
       const auto [begin, end] = share_of(column.rows, d, p);
       to = DeviceBuffer<std::uint32_t>(end - begin, stream);
       if (end > begin) to.copy_from_host(static_cast<const std::uint32_t*>(host_of(column)) + begin, end - begin, stream);
@@ -297,4 +297,4 @@ std::vector<pkpk::JoinedRow> JoinAcrossServers::result() {
   return all;
 }
 
-}  // namespace hashlab::gpu_servers
+}  // namespace hashlab::catalogue

@@ -1,6 +1,6 @@
 // The catalogue's joins and group-bys across GPU servers, on whole tables held in host memory:
 // what `hashlab join --gpus N` and `hashlab groupby --gpus N` run (owndata/), and what a program
-// that holds its tables on the host calls.
+// that holds its tables on the host calls. The entries that run so say it (their `across_servers`).
 //
 //   servers::ServerGroup group({4, servers::Backend::kNccl});
 //   JoinAcrossServers join(group, "bsp", input, {});   // the entry's checks on the whole tables,
@@ -22,11 +22,11 @@
 
 #include "hashlab/catalogue/groupby.hpp"
 #include "hashlab/catalogue/join.hpp"
-#include "hashlab/gpu_servers/groupby.hpp"
+#include "hashlab/catalogue/servers_groupby.hpp"
 #include "hashlab/pkpk_join/servers_join.hpp"
 #include "hashlab/servers/group.hpp"
 
-namespace hashlab::gpu_servers {
+namespace hashlab::catalogue {
 
 /// A join of the catalogue across servers: the entry's name and how servers_join runs it.
 struct JoinAcrossServersSpec {
@@ -36,7 +36,8 @@ struct JoinAcrossServersSpec {
 };
 /// bsp (sampled splitters, the report's BSP join on each server: the report's join across
 /// servers), sort_join (sampled splitters, the full sort join on each server), hash_join (hash
-/// partitioning and a local hash join: the field's). The other joins do not run on servers.
+/// partitioning and a local hash join: the field's): the join entries whose `across_servers` is
+/// set. The other joins do not run on servers.
 const std::vector<JoinAcrossServersSpec>& joins_across_servers();
 /// The spec of `entry` (a catalogue name, "_join" may be left out); nullptr when it does not run
 /// across servers.
@@ -48,7 +49,7 @@ class GroupByAcrossServers {
   /// Checks `whole` (host columns) with the entry's check and `options.entry_options`, refuses an
   /// entry that does not run across servers (std::invalid_argument naming those that do), and
   /// puts each server's share on its device, the values in the type the entry takes there.
-  GroupByAcrossServers(servers::ServerGroup& group, const catalogue::GroupByInput& whole,
+  GroupByAcrossServers(servers::ServerGroup& group, const GroupByInput& whole,
                        const ServersGroupByOptions& options);
   ~GroupByAcrossServers();
   GroupByAcrossServers(const GroupByAcrossServers&) = delete;
@@ -65,7 +66,7 @@ class GroupByAcrossServers {
   reference::GroupByResult run_once(bool collect, std::vector<ServerGroupByStats>* stats);
   servers::ServerGroup& group_;
   ServersGroupByOptions options_;
-  std::vector<catalogue::Aggregation> aggregations_;
+  std::vector<Aggregation> aggregations_;
   std::vector<std::string> key_names_, value_names_;
   std::unique_ptr<Shares> shares_;
 };
@@ -76,8 +77,8 @@ class JoinAcrossServers {
   /// Checks `whole` (host columns) with the entry's check and `options`, refuses an entry that
   /// does not run across servers and an option that does not apply there (std::invalid_argument),
   /// and puts each server's shares of R and S on its device.
-  JoinAcrossServers(servers::ServerGroup& group, const std::string& entry, const catalogue::JoinInput& whole,
-                    const catalogue::Options& options);
+  JoinAcrossServers(servers::ServerGroup& group, const std::string& entry, const JoinInput& whole,
+                    const Options& options);
   ~JoinAcrossServers();
   JoinAcrossServers(const JoinAcrossServers&) = delete;
   JoinAcrossServers& operator=(const JoinAcrossServers&) = delete;
@@ -98,4 +99,4 @@ class JoinAcrossServers {
   std::unique_ptr<Shares> shares_;
 };
 
-}  // namespace hashlab::gpu_servers
+}  // namespace hashlab::catalogue

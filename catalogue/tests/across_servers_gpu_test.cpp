@@ -1,4 +1,4 @@
-// The catalogue's joins and group-bys across servers on tables in host memory (across.hpp), what
+// The catalogue's joins and group-bys across servers on tables in host memory (across_servers.hpp), what
 // `hashlab join / groupby --gpus N` run: every answer equals the single-GPU entry's on the same
 // columns (int64 and float64 values, as the own-data commands read them), on the local backend's
 // 1 to 4 servers sharing the host's GPUs and on NCCL's where the host has the GPUs; the whole
@@ -10,21 +10,26 @@
 #include <string>
 
 #include "hashlab/catalogue/catalogue.hpp"
-#include "hashlab/gpu_servers/across.hpp"
+#include "hashlab/catalogue/across_servers.hpp"
 #include "hashlab/testing/gpu_test.hpp"
 #include "hashlab/servers/testing.hpp"
 
-namespace hashlab::gpu_servers {
+namespace hashlab::catalogue {
 namespace {
 
 using reference::Aggregation;
 
 TEST(AcrossServersLists, EveryAlgorithmAcrossServersIsAGpuEntryOfTheCatalogue) {
   for (const auto& name : groupby_algorithms_across_servers())
-    EXPECT_TRUE(catalogue::groupby_entry(name).needs_gpu) << name;
+    EXPECT_TRUE(groupby_entry(name).needs_gpu) << name;
+  // The group-by list is the entries whose across_servers is set (what hashlab list --json says);
+  // a join entry's flag agrees with the servers' joins.
+  EXPECT_EQ(groupby_algorithms_across_servers(),
+            (std::vector<std::string>{"rapids", "sp_ega", "lphga", "sort", "hash"}));
+  for (const auto& e : join_entries()) EXPECT_EQ(e.across_servers, join_across_servers(e.name) != nullptr) << e.name;
   for (const auto& spec : joins_across_servers()) {
-    EXPECT_EQ(catalogue::join_entry(spec.entry).name, spec.entry);
-    EXPECT_TRUE(catalogue::join_entry(spec.entry).needs_gpu) << spec.entry;
+    EXPECT_EQ(join_entry(spec.entry).name, spec.entry);
+    EXPECT_TRUE(join_entry(spec.entry).needs_gpu) << spec.entry;
     EXPECT_FALSE(spec.how.empty());
   }
   ASSERT_NE(join_across_servers("hash"), nullptr) << "a name may leave out _join, as the catalogue's";
@@ -58,17 +63,17 @@ Columns columns(std::size_t rows, std::uint32_t groups, std::uint64_t seed) {
   return c;
 }
 
-catalogue::GroupByInput groupby_input(const Columns& c, bool reals) {
-  catalogue::GroupByInput in;
-  in.keys = {catalogue::Column::on_host(c.keys, "key")};
-  in.values = {reals ? catalogue::Column::on_host(c.reals, "value") : catalogue::Column::on_host(c.ints, "value")};
+GroupByInput groupby_input(const Columns& c, bool reals) {
+  GroupByInput in;
+  in.keys = {Column::on_host(c.keys, "key")};
+  in.values = {reals ? Column::on_host(c.reals, "value") : Column::on_host(c.ints, "value")};
   in.aggregations = {Aggregation::kSum, Aggregation::kMin, Aggregation::kMax, Aggregation::kCount, Aggregation::kMean};
   return in;
 }
 
-reference::GroupByResult single_gpu(const std::string& algorithm, const catalogue::GroupByInput& in) {
+reference::GroupByResult single_gpu(const std::string& algorithm, const GroupByInput& in) {
   Stream stream;
-  auto g = catalogue::groupby_entry(algorithm).make(in, {}, stream.get());
+  auto g = groupby_entry(algorithm).make(in, {}, stream.get());
   g->prepare(stream.get());
   g->run(stream.get());
   return g->result(stream.get());
@@ -112,7 +117,7 @@ TEST_P(AcrossServers, AGroupByAcrossServersChecksTheWholeInputAsOneGpuDoes) {
   const auto in = groupby_input(c, false);
   std::string one_gpu;
   try {
-    catalogue::groupby_entry("sp_ega").check(in, {});
+    groupby_entry("sp_ega").check(in, {});
   } catch (const std::invalid_argument& e) {
     one_gpu = e.what();
   }
@@ -136,9 +141,9 @@ TEST_P(AcrossServers, AGroupByAcrossServersChecksTheWholeInputAsOneGpuDoes) {
 /// R and S of a Pk-Pk join: distinct keys, half of them matching; row numbers as values.
 struct Tables {
   std::vector<std::uint32_t> r_keys, r_values, s_keys, s_values;
-  catalogue::JoinInput input() const {
-    return {catalogue::Column::on_host(r_keys, "r_key"), catalogue::Column::on_host(r_values, "r_row"),
-            catalogue::Column::on_host(s_keys, "s_key"), catalogue::Column::on_host(s_values, "s_row")};
+  JoinInput input() const {
+    return {Column::on_host(r_keys, "r_key"), Column::on_host(r_values, "r_row"),
+            Column::on_host(s_keys, "s_key"), Column::on_host(s_values, "s_row")};
   }
 };
 Tables tables(std::size_t rows, std::uint64_t seed) {
@@ -157,14 +162,14 @@ Tables tables(std::size_t rows, std::uint64_t seed) {
 TEST_P(AcrossServers, EveryJoinAcrossServersGivesTheOraclesRows) {
   const Tables t = tables(10000, testing::test_seed());
   const auto in = t.input();
-  const auto expected = catalogue::oracle_join(in);
+  const auto expected = oracle_join(in);
   ASSERT_GT(expected.size(), 1000u);
   for (const auto& spec : joins_across_servers()) {
     SCOPED_TRACE(spec.entry);
     JoinAcrossServers j(*group_, spec.entry, in, {});
     j.run();
     j.run();
-    EXPECT_EQ(catalogue::compare_rows(expected, j.result()), "");
+    EXPECT_EQ(compare_rows(expected, j.result()), "");
     std::uint64_t received = 0;
     for (const auto& st : j.stats()) received += st.rows_received;
     EXPECT_EQ(received, 2 * t.r_keys.size()) << "every row of both tables received by one server";
@@ -177,7 +182,7 @@ TEST_P(AcrossServers, BspsLocalOptionsApplyOnEveryServerAndTraceDoesNot) {
   EXPECT_EQ(j.options().local.partitions, 4u);
   EXPECT_TRUE(j.options().local.atomic_scatter);
   j.run();
-  EXPECT_EQ(catalogue::compare_rows(catalogue::oracle_join(t.input()), j.result()), "");
+  EXPECT_EQ(compare_rows(oracle_join(t.input()), j.result()), "");
   EXPECT_THROW({ JoinAcrossServers k(*group_, "bsp", t.input(), {{"trace", "true"}}); }, std::invalid_argument);
 }
 
@@ -187,7 +192,7 @@ TEST_P(AcrossServers, ARepeatedKeyOnAnyServerGetsTheSameErrorAsOnOneGpu) {
   const auto in = t.input();
   std::string one_gpu;
   try {
-    catalogue::join_entry("bsp").check(in, {});
+    join_entry("bsp").check(in, {});
   } catch (const std::invalid_argument& e) {
     one_gpu = e.what();
   }
@@ -207,4 +212,4 @@ TEST_P(AcrossServers, ARepeatedKeyOnAnyServerGetsTheSameErrorAsOnOneGpu) {
 }
 
 }  // namespace
-}  // namespace hashlab::gpu_servers
+}  // namespace hashlab::catalogue

@@ -1,10 +1,11 @@
-// The group-by across GPU servers: every row goes to the server its key's hash picks (servers'
-// shuffle_by_key_hash), so that all rows of a group meet on one server, and each server runs any
-// group-by of the catalogue on what it received. With few groups a local pre-aggregation comes
-// first: each server groups its own rows (sums, counts, minima and maxima: what merges), the
-// partial groups are shuffled instead of the rows, and each server merges the partials of its
-// groups. The RAPIDS report's cardinality estimator (its GPU triple sampler) decides, on every
-// server's own rows; the decision and the estimates are in the statistics.
+// The group-by across GPU servers, an algorithm on the catalogue's entries (what the own-data
+// commands' --gpus and the gpu_servers experiments run): every row goes to the server its key's
+// hash picks (servers' shuffle_by_key_hash), so that all rows of a group meet on one server, and
+// each server runs any group-by of the catalogue on what it received. With few groups a local
+// pre-aggregation comes first: each server groups its own rows (sums, counts, minima and maxima:
+// what merges), the partial groups are shuffled instead of the rows, and each server merges the
+// partials of its groups. The RAPIDS report's cardinality estimator (its GPU triple sampler)
+// decides, on every server's own rows; the decision and the estimates are in the statistics.
 //
 //   ServersGroupByOptions options;  options.algorithm = "sp_ega";
 //   ServerGroupByStats stats;
@@ -21,7 +22,7 @@
 #include "hashlab/reference/groupby.hpp"
 #include "hashlab/servers/communicator.hpp"
 
-namespace hashlab::gpu_servers {
+namespace hashlab::catalogue {
 
 enum class PreAggregation {
   kAuto,    // the RAPIDS estimator decides (kPreAggregateBelow)
@@ -39,7 +40,7 @@ constexpr double kPreAggregateBelow = 0.25;
 
 struct ServersGroupByOptions {
   std::string algorithm = "sp_ega";  // a group-by of the catalogue that runs on the GPU
-  catalogue::Options entry_options;  // its options
+  Options entry_options;  // its options
   PreAggregation pre_aggregation = PreAggregation::kAuto;
   std::uint64_t seed = 1;            // the estimator's sampling seed (server r: seed + r)
   /// false: the groups stay where the local group-by left them (the timed runs: a single GPU's
@@ -48,10 +49,10 @@ struct ServersGroupByOptions {
   bool collect = true;
 };
 
-/// The catalogue's group-bys that run across servers (servers_groupby refuses the others): rapids,
-/// sp_ega, lphga, sort, hash, each tested against its own single-GPU answer. The CPU entries do
-/// not run on servers; mp_ega, whose premise is data in host memory beyond one GPU's, is not
-/// among them.
+/// The catalogue's group-bys that run across servers, in the catalogue's order: the entries whose
+/// `across_servers` is set (servers_groupby refuses the others): rapids, sp_ega, lphga, sort,
+/// hash, each tested against its own single-GPU answer. The CPU entries do not run on servers;
+/// mp_ega, whose premise is data in host memory beyond one GPU's, is not among them.
 const std::vector<std::string>& groupby_algorithms_across_servers();
 
 /// What one server records of one run.
@@ -72,7 +73,7 @@ struct ServerGroupByStats {
 /// columns, aggregations and options. Returns this server's groups, sorted by key. Bad input on
 /// any server (a key or value an entry does not take, an unknown algorithm or option) reaches
 /// every server as std::invalid_argument.
-reference::GroupByResult servers_groupby(servers::Communicator& comm, const catalogue::GroupByInput& input,
+reference::GroupByResult servers_groupby(servers::Communicator& comm, const GroupByInput& input,
                                          const ServersGroupByOptions& options = {},
                                          ServerGroupByStats* stats = nullptr);
 
@@ -101,4 +102,4 @@ reference::GroupByResult merge_partials(const Partials& partials, std::size_t va
                                         const std::vector<reference::Aggregation>& requested);
 
 }  // namespace detail
-}  // namespace hashlab::gpu_servers
+}  // namespace hashlab::catalogue

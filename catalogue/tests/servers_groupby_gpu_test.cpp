@@ -9,12 +9,12 @@
 #include <tuple>
 
 #include "hashlab/catalogue/catalogue.hpp"
-#include "hashlab/gpu_servers/groupby.hpp"
+#include "hashlab/catalogue/servers_groupby.hpp"
 #include "hashlab/servers/group.hpp"
 #include "hashlab/testing/gpu_test.hpp"
 #include "hashlab/servers/testing.hpp"
 
-namespace hashlab::gpu_servers {
+namespace hashlab::catalogue {
 namespace {
 
 using reference::Aggregation;
@@ -40,13 +40,13 @@ Whole whole(std::size_t rows, std::uint32_t groups, std::uint64_t seed) {
   return w;
 }
 
-catalogue::GroupByInput input_of(const std::string& algorithm, const std::uint32_t* keys, const void* values,
+GroupByInput input_of(const std::string& algorithm, const std::uint32_t* keys, const void* values,
                                  std::size_t rows, bool device) {
-  catalogue::GroupByInput in;
+  GroupByInput in;
   in.aggregations = kEvery;
   const bool rapids = algorithm == "rapids";
-  catalogue::Column k{"key", catalogue::DType::kUint32, rows, device ? nullptr : keys, device ? keys : nullptr, {}};
-  catalogue::Column v{"value", rapids ? catalogue::DType::kInt32 : catalogue::DType::kUint32, rows,
+  Column k{"key", DType::kUint32, rows, device ? nullptr : keys, device ? keys : nullptr, {}};
+  Column v{"value", rapids ? DType::kInt32 : DType::kUint32, rows,
                       device ? nullptr : values, device ? values : nullptr, {}};
   in.keys = {k};
   in.values = {v};
@@ -100,7 +100,7 @@ class ServersGroupBy : public testing::ServerGroupTest {
     Stream stream;
     const void* values = algorithm == "rapids" ? static_cast<const void*>(w.int_values.data()) : w.values.data();
     const auto in = input_of(algorithm, w.keys.data(), values, w.keys.size(), false);
-    auto g = catalogue::groupby_entry(algorithm).make(in, {}, stream.get());
+    auto g = groupby_entry(algorithm).make(in, {}, stream.get());
     g->prepare(stream.get());
     g->run(stream.get());
     return g->result(stream.get());
@@ -191,4 +191,4 @@ TEST_P(ServersGroupBy, ACpuGroupByIsRefusedOnEveryServer) {
 }
 
 }  // namespace
-}  // namespace hashlab::gpu_servers
+}  // namespace hashlab::catalogue

@@ -1,10 +1,10 @@
-// The pre-aggregation's host side (groupby.hpp, detail): which partial aggregations it computes and
+// The pre-aggregation's host side (servers_groupby.hpp, detail): which partial aggregations it computes and
 // how the partial groups merge. No GPU needed.
 #include <gtest/gtest.h>
 
-#include "hashlab/gpu_servers/groupby.hpp"
+#include "hashlab/catalogue/servers_groupby.hpp"
 
-namespace hashlab::gpu_servers {
+namespace hashlab::catalogue {
 namespace {
 
 using reference::Aggregation;
@@ -72,4 +72,4 @@ TEST(ServersGroupByPartials, KeyTuplesGroupOnEveryColumnAndNoRowsGiveNoGroups) {
 }
 
 }  // namespace
-}  // namespace hashlab::gpu_servers
+}  // namespace hashlab::catalogue
