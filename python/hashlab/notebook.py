@@ -9,12 +9,15 @@ matplotlib.
 
 A cell that needs a GPU starts with ``if needs_gpu():``, which on a machine without one prints
 why the cell is skipped and returns False, in Jupyter and here alike. A cell that raises stops the
-run (exit status 1) with the traceback recorded in that cell's outputs.
+run (exit status 1) with the traceback recorded in that cell's outputs and printed on stderr. The
+command runs with the fault handler on: a crash of the interpreter (a segmentation fault in
+compiled code) prints the Python stack, whose frames name the cell ("<name.ipynb cell 8>").
 """
 import argparse
 import ast
 import base64
 import contextlib
+import faulthandler
 import io
 import json
 import os
@@ -35,7 +38,13 @@ def needs_gpu():
 
 
 class CellError(Exception):
-    """A cell raised: the message names the notebook and the cell."""
+    """A cell raised: the message names the notebook and the cell; `cell` is the cell's index and
+    `traceback` the cell's traceback as text (what the notebook records in the cell's outputs)."""
+
+    def __init__(self, message, cell=None, traceback=""):
+        super().__init__(message)
+        self.cell = cell
+        self.traceback = traceback
 
 
 def _stream(name, text):
@@ -144,10 +153,14 @@ def _revision(folder):
         return None
 
 
-def execute(path, write=True):
+def execute(path, write=True, after_cell=None):
     """Runs the notebook at `path`; with `write`, stores every code cell's outputs (and the GPU
     and revision it ran on) into the file. Raises CellError when a cell raises (the file then holds
-    the outputs up to that cell and its traceback). Returns the seconds it took."""
+    the outputs up to that cell and its traceback). Returns the seconds it took.
+
+    `after_cell(index)`, when given, is called after each code cell that ran (one that raised
+    included), in the notebook's folder: a check between cells (the package's tests exercise the
+    allocator there, so that a cell that corrupts memory fails at that cell, not later)."""
     os.environ.setdefault("MPLBACKEND", "Agg")
     with open(path, encoding="utf-8") as f:
         notebook = json.load(f)
@@ -169,12 +182,16 @@ def execute(path, write=True):
                 outputs = run.run_cell(source, f"<{os.path.basename(path)} cell {index}>")
             except Exception as error:  # recorded in the notebook, then reported
                 run.flush_streams()
+                lines = traceback.format_exception(type(error), error, error.__traceback__)
                 outputs = run.outputs + [{
                     "output_type": "error", "ename": type(error).__name__, "evalue": str(error),
-                    "traceback": traceback.format_exception(type(error), error, error.__traceback__)}]
-                failure = CellError(f"{path}: cell {index} raised {type(error).__name__}: {error}")
+                    "traceback": lines}]
+                failure = CellError(f"{path}: cell {index} raised {type(error).__name__}: {error}", index,
+                                    "".join(lines))
             cell["outputs"] = outputs
             cell["execution_count"] = count
+            if after_cell is not None:
+                after_cell(index)
             if failure:
                 break
     finally:
@@ -206,13 +223,15 @@ def main(argv=None):
     parser.add_argument("notebooks", nargs="+", help=".ipynb files")
     parser.add_argument("--check", action="store_true", help="run without writing the outputs into the files")
     args = parser.parse_args(argv)
+    if not faulthandler.is_enabled():
+        faulthandler.enable()  # a crash in compiled code prints the stack (the cell's name among its frames)
     failed = 0
     for path in args.notebooks:
         try:
             seconds = execute(path, write=not args.check)
-            print(f"{path}: ran in {seconds:.1f} s" + ("" if args.check else ", outputs written"))
+            print(f"{path}: ran in {seconds:.1f} s" + ("" if args.check else ", outputs written"), flush=True)
         except CellError as error:
-            print(f"FAILED {error}", file=sys.stderr)
+            print(f"FAILED {error}\n{error.traceback}", file=sys.stderr, flush=True)
             failed += 1
     return 1 if failed else 0
 

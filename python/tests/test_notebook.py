@@ -44,14 +44,26 @@ def test_outputs_of_text_values_and_figures_are_written_into_the_notebook(tmp_pa
     assert nb["metadata"]["hashlab"]["failed"] is False
 
 
-def test_a_cell_that_raises_stops_the_run_with_its_traceback_recorded(tmp_path):
+def test_a_cell_that_raises_stops_the_run_with_its_traceback_recorded(tmp_path, capsys):
     path = write_notebook(tmp_path / "bad.ipynb", "print('first')", "1 / 0", "print('never')")
-    with pytest.raises(notebook.CellError, match=r"cell 2 raised ZeroDivisionError"):
+    with pytest.raises(notebook.CellError, match=r"cell 2 raised ZeroDivisionError") as raised:
         notebook.execute(str(path))
+    assert raised.value.cell == 2 and 'File "<bad.ipynb cell 2>", line 1' in raised.value.traceback
     code = [c for c in json.loads(path.read_text())["cells"] if c["cell_type"] == "code"]
     assert code[1]["outputs"][-1]["ename"] == "ZeroDivisionError"
     assert code[2]["outputs"] == [] and code[2]["execution_count"] is None
+    capsys.readouterr()
     assert notebook.main(["--check", str(path)]) == 1
+    printed = capsys.readouterr().err  # the command prints the failing cell's traceback
+    assert "cell 2 raised ZeroDivisionError" in printed and 'File "<bad.ipynb cell 2>", line 1' in printed
+
+
+def test_a_check_after_each_cell_sees_every_cell_that_ran(tmp_path):
+    path = write_notebook(tmp_path / "n.ipynb", "x = 1", "x += 1", "1 / 0", "x += 1")
+    seen = []
+    with pytest.raises(notebook.CellError):
+        notebook.execute(str(path), write=False, after_cell=seen.append)
+    assert seen == [1, 2, 3]  # cell indices (the markdown title is cell 0); the one that raised included
 
 
 def test_check_mode_leaves_the_file_as_it_was(tmp_path):
