@@ -23,11 +23,6 @@ import modules as md  # noqa: E402
 import result_files  # noqa: E402
 import verdicts as ve  # noqa: E402
 
-LIMITS = [("copy_gbps", "device-to-device copy, GB/s"),
-          ("atomic_exch_gops_large", "random 8-byte atomicExch, >= 1 GiB table, G ops/s"),
-          ("atomic_cas_gops_large", "random 8-byte atomicCAS, >= 1 GiB table, G ops/s"),
-          ("random_read_gops_large", "random 8-byte reads, >= 1 GiB table, G reads/s"),
-          ("h2d_pinned_gbps", "host to device, pinned, GB/s")]
 
 
 def reference_dirs():
@@ -270,16 +265,16 @@ def to_html(markdown_lines, title):
             "\n</body></html>\n")
 
 
-def all_to_all_limits(limits):
-    """(key, label) of the NCCL all-to-all limits `hashlab probe` measures on a host with several
-    GPUs (all_to_all_gbps_p<p>_<MiB>mib), by GPUs and size."""
-    found = []
-    for key in limits:
-        m = re.fullmatch(r"all_to_all_gbps_p(\d+)_(\d+)mib", key)
-        if m:
-            found.append((int(m.group(1)), int(m.group(2)), key))
-    return [(key, f"NCCL all-to-all, {p} GPUs, {mib} MiB per GPU, GB/s per GPU to the others")
-            for p, mib, key in sorted(found)]
+def measured_limits(limits):
+    """(key, label) of each limit a device.json holds, in its order, labelled as the file itself says
+    under "fields" (what `hashlab probe` writes from its one list of limits, harness/probe.hpp: the
+    label and the unit); a file without "fields" (an earlier revision's: scripts/upgrade_results.py
+    adds them) by its keys."""
+    fields = limits.get("fields")
+    if isinstance(fields, dict):
+        return [(key, ", ".join(x for x in (f.get("label", key), f.get("unit", "")) if x))
+                for key, f in fields.items() if key in limits]
+    return [(key, key) for key, value in limits.items() if isinstance(value, (int, float))]
 
 
 def run_modules(results_dir):
@@ -325,7 +320,11 @@ def gpus_section(results_dir, verdicts, lines):
     lines.append("| measured limit | " + " | ".join(names) + " |")
     lines.append("|---|" + "---|" * len(names))
     limits = [ve.Results(d).limits() for d, _ in runs]
-    for key, label in LIMITS:
+    labelled = {}
+    for lim in limits:
+        for key, label in measured_limits(lim):
+            labelled.setdefault(key, label)
+    for key, label in labelled.items():
         lines.append(f"| {label} | " + " | ".join(f"{lim[key]:.4g}" if key in lim else "-" for lim in limits) + " |")
     lines.append("")
 
@@ -405,8 +404,7 @@ def report_lines(results_dir, image_root, note=""):
     if limits:
         lines.append(f"Device: **{limits.get('device', 'unknown')}**. Measured limits (`hashlab probe`):")
         lines.append("")
-        lines += [f"- {label}: {limits[key]:.4g}" for key, label in LIMITS if key in limits]
-        lines += [f"- {label}: {limits[key]:.4g}" for key, label in all_to_all_limits(limits)]
+        lines += [f"- {label}: {limits[key]:.4g}" for key, label in measured_limits(limits)]
         lines.append("")
     lines += provenance(results_dir)
     lines += ["## Summary", ""]

@@ -5,7 +5,9 @@ rule and never touching a measured number:
   * each experiment's JSON sidecar gains the `module` object (name, title, folder, order) that the
     runner now writes, from the registry (`hashlab list --json`);
   * a named axis that earlier revisions wrote as a numeric code (cuckoo's hash_family datasets,
-    compare/tpch's queries) gets its values' names in the CSVs' param_value column.
+    compare/tpch's queries) gets its values' names in the CSVs' param_value column;
+  * device.json gains the "fields" object that `hashlab probe` now writes (each limit's label and
+    unit), from the registry's hardware_limits.
 
     build/hashlab list --json > /tmp/registry.json
     python3 scripts/upgrade_results.py --registry /tmp/registry.json results/reference/h100_80gb_hbm3
@@ -17,6 +19,7 @@ import glob
 import io
 import json
 import os
+import re
 import sys
 
 # The named axes whose values earlier revisions wrote as codes: (module, experiment, param_name) ->
@@ -88,6 +91,46 @@ def upgrade_csv(path, module, experiment):
     return changed
 
 
+def pattern_regex(pattern):
+    """A registry key pattern ("all_to_all_gbps_p{servers}_{mib}mib") as a regex naming its numbers."""
+    return re.compile(re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>\\d+)", re.escape(pattern)))
+
+
+def limit_fields(limits, hardware):
+    """{key: (label, unit)} of the limits a device.json holds, as the registry describes them."""
+    described = {f["key"]: (f["label"], f["unit"]) for f in hardware["fields"]}
+    all_to_all = hardware["all_to_all"]
+    regex = pattern_regex(all_to_all["key"])
+    out = {}
+    for key in limits:
+        if key in described:
+            out[key] = described[key]
+        elif regex.fullmatch(key):
+            out[key] = (all_to_all["label"].format(**regex.fullmatch(key).groupdict()), all_to_all["unit"])
+    return out
+
+
+def upgrade_device_json(path, hardware):
+    """Adds "fields" at the end of device.json's object, as the probe writes it (JsonWriter)."""
+    with open(path) as f:
+        text = f.read()
+    data = json.loads(text)
+    if "fields" in data:
+        return False
+    fields = limit_fields(data, hardware)
+    end = text.rstrip().rfind("}")
+    if end < 0 or not fields:
+        return False
+    body = ",\n".join(f'    {json.dumps(key)}: {{\n      "label": {json.dumps(label)},\n      "unit": {json.dumps(unit)}\n    }}'
+                      for key, (label, unit) in fields.items())
+    text = text[:end].rstrip() + ',\n  "fields": {\n' + body + "\n  }\n}\n"
+    if {k: v for k, v in json.loads(text).items() if k != "fields"} != data:
+        raise SystemExit(f"upgrade_results: {path}: adding the fields would change what the file holds")
+    with open(path, "w") as f:
+        f.write(text)
+    return True
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--registry", required=True, help="the output of `hashlab list --json`")
@@ -105,7 +148,10 @@ def main(argv=None):
             for path in sorted(glob.glob(os.path.join(folder, "*", "*.csv"))):
                 module = os.path.basename(os.path.dirname(path))
                 csvs += upgrade_csv(path, module, os.path.splitext(os.path.basename(path))[0])
-            print(f"upgrade_results: {folder}: {sidecars} sidecars, {csvs} CSVs upgraded")
+            device = os.path.join(folder, "device.json")
+            limits = os.path.exists(device) and upgrade_device_json(device, registry["hardware_limits"])
+            print(f"upgrade_results: {folder}: {sidecars} sidecars, {csvs} CSVs" +
+                  (", device.json" if limits else "") + " upgraded")
     return 0
 
 

@@ -1,6 +1,7 @@
 // `hashlab list --json`: the registry as data, the one source of the facts that Python, the docs'
 // checks and the claims' test read (modules, their titles and folders, experiments, figures,
-// variants, the points of each profile with their named axes, options, and the catalogue's entries).
+// variants, the points of each profile with their named axes, options, the catalogue's entries,
+// and the hardware limits the probe measures).
 #include "list_json.hpp"
 
 #include <algorithm>
@@ -9,6 +10,7 @@
 #include "hashlab/catalogue/catalogue.hpp"
 #include "hashlab/harness/experiment.hpp"
 #include "hashlab/harness/json.hpp"
+#include "hashlab/harness/probe.hpp"
 #include "hashlab/harness/runner.hpp"
 
 namespace hashlab::cli {
@@ -125,6 +127,27 @@ void write_catalogue(JsonWriter& json) {
   json.end_object();
 }
 
+// The limits `hashlab probe` measures (device.json's keys, a claim's `limit`), and the key pattern
+// of the NCCL all-to-all limits it measures on a host with several GPUs.
+void write_hardware_limits(JsonWriter& json) {
+  json.begin_object("hardware_limits");
+  json.begin_array("fields");
+  for (const auto& f : harness::limit_fields()) {
+    json.begin_object();
+    json.field("key", std::string(f.key));
+    json.field("label", std::string(f.label));
+    json.field("unit", std::string(f.unit));
+    json.end_object();
+  }
+  json.end_array();
+  json.begin_object("all_to_all");
+  json.field("key", std::string(harness::kAllToAllKeyPattern));
+  json.field("label", std::string(harness::kAllToAllLabelPattern));
+  json.field("unit", std::string(harness::kAllToAllUnit));
+  json.end_object();
+  json.end_object();
+}
+
 }  // namespace
 
 std::string registry_json(const std::vector<std::string>& papers) {
@@ -176,6 +199,7 @@ std::string registry_json(const std::vector<std::string>& papers) {
   }
   json.end_array();
   write_catalogue(json);
+  write_hardware_limits(json);
   json.end_object();
   return json.str() + "\n";
 }

@@ -374,19 +374,12 @@ int cmd_probe(const std::vector<std::string>& args) {
   const DeviceLimits limits = probe_device();
   const std::string path = (std::filesystem::path(out_dir) / "device.json").string();
   write_device_limits(limits, path);
-  std::cout << "  device-to-device copy          " << limits.copy_gbps << " GB/s (read + write)\n"
-            << "  random 8-byte atomicExch, large " << limits.atomic_exch_gops_large << " G ops/s\n"
-            << "  random 8-byte atomicCAS, large  " << limits.atomic_cas_gops_large << " G ops/s\n"
-            << "  random 8-byte atomicExch, 128MiB " << limits.atomic_exch_gops_128mib << " G ops/s\n"
-            << "  random 8-byte atomicExch, 8MiB  " << limits.atomic_exch_gops_8mib << " G ops/s\n"
-            << "  random 8-byte reads, large      " << limits.random_read_gops_large << " G reads/s\n"
-            << "  host to device, pinned          " << limits.h2d_pinned_gbps << " GB/s\n"
-            << "  host to device, pageable        " << limits.h2d_pageable_gbps << " GB/s\n";
+  for (const auto& f : harness::limit_fields())
+    std::cout << "  " << f.label << ": " << limits.*f.value << " " << f.unit << "\n";
   for (const auto& a : limits.all_to_all)
-    std::cout << "  NCCL all-to-all, " << a.servers << " GPUs, " << (a.bytes_per_gpu >> 20) << " MiB per GPU: "
-              << a.gbps_per_gpu << " GB/s per GPU to the others\n";
-  if (limits.all_to_all.empty())
-    std::cout << "  NCCL all-to-all                 not measured (needs 2 or more GPUs and NCCL)\n";
+    std::cout << "  " << harness::all_to_all_label(a.servers, a.bytes_per_gpu) << ": " << a.gbps_per_gpu << " "
+              << harness::kAllToAllUnit << "\n";
+  if (limits.all_to_all.empty()) std::cout << "  NCCL all-to-all: not measured (needs 2 or more GPUs and NCCL)\n";
   std::cout << "written to " << path << "\n";
   return 0;
 }

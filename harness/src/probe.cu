@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <utility>
 #include <vector>
 
 #include "hashlab/common/cuda_check.hpp"
@@ -91,11 +92,6 @@ double h2d_gbps(const void* host, std::size_t bytes, cudaStream_t stream) {
   return static_cast<double>(bytes) / (ms * 1e-3) / 1e9;
 }
 
-// The flat device.json key of one all-to-all limit: all_to_all_gbps_p4_512mib.
-std::string all_to_all_key(int servers, std::uint64_t bytes) {
-  return "all_to_all_gbps_p" + std::to_string(servers) + "_" + std::to_string(bytes >> 20) + "mib";
-}
-
 // NCCL's all-to-all between 2, 4 and 8 of this host's GPUs (as many as it has), at the sizes the
 // issue measured with PyTorch (64 MiB, 512 MiB, 2 GiB per GPU) where two such buffers fit.
 std::vector<AllToAllLimit> probe_all_to_all() {
@@ -147,27 +143,75 @@ DeviceLimits probe_device() {
   return limits;
 }
 
-void write_device_limits(const DeviceLimits& limits, const std::string& path) {
-  const auto parent = std::filesystem::path(path).parent_path();
-  if (!parent.empty()) std::filesystem::create_directories(parent);
+const std::vector<LimitField>& limit_fields() {
+  static const std::vector<LimitField> fields = {
+      {"copy_gbps", "device-to-device copy (bytes read + written)", "GB/s", &DeviceLimits::copy_gbps},
+      {"atomic_exch_gops_large", "random 8-byte atomicExch, >= 1 GiB table", "G ops/s",
+       &DeviceLimits::atomic_exch_gops_large},
+      {"atomic_cas_gops_large", "random 8-byte atomicCAS, >= 1 GiB table", "G ops/s",
+       &DeviceLimits::atomic_cas_gops_large},
+      {"atomic_exch_gops_128mib", "random 8-byte atomicExch, 128 MiB table", "G ops/s",
+       &DeviceLimits::atomic_exch_gops_128mib},
+      {"atomic_exch_gops_8mib", "random 8-byte atomicExch, 8 MiB table (in L2)", "G ops/s",
+       &DeviceLimits::atomic_exch_gops_8mib},
+      {"random_read_gops_large", "random 8-byte reads, >= 1 GiB table", "G reads/s",
+       &DeviceLimits::random_read_gops_large},
+      {"h2d_pinned_gbps", "host to device, pinned", "GB/s", &DeviceLimits::h2d_pinned_gbps},
+      {"h2d_pageable_gbps", "host to device, pageable", "GB/s", &DeviceLimits::h2d_pageable_gbps},
+  };
+  return fields;
+}
+
+namespace {
+
+// An all-to-all pattern with its {servers} and {mib} filled in.
+std::string fill_all_to_all(std::string pattern, int servers, std::uint64_t bytes_per_gpu) {
+  for (const auto& [name, value] : {std::pair<std::string, std::string>{"{servers}", std::to_string(servers)},
+                                    {"{mib}", std::to_string(bytes_per_gpu >> 20)}})
+    for (auto at = pattern.find(name); at != std::string::npos; at = pattern.find(name))
+      pattern.replace(at, name.size(), value);
+  return pattern;
+}
+
+}  // namespace
+
+std::string all_to_all_key(int servers, std::uint64_t bytes_per_gpu) {
+  return fill_all_to_all(kAllToAllKeyPattern, servers, bytes_per_gpu);
+}
+
+std::string all_to_all_label(int servers, std::uint64_t bytes_per_gpu) {
+  return fill_all_to_all(kAllToAllLabelPattern, servers, bytes_per_gpu);
+}
+
+std::string device_limits_json(const DeviceLimits& limits) {
   JsonWriter json;
   json.begin_object();
   json.field("device", limits.device);
-  json.field("copy_gbps", limits.copy_gbps);
-  json.field("atomic_exch_gops_large", limits.atomic_exch_gops_large);
-  json.field("atomic_cas_gops_large", limits.atomic_cas_gops_large);
-  json.field("atomic_exch_gops_128mib", limits.atomic_exch_gops_128mib);
-  json.field("atomic_exch_gops_8mib", limits.atomic_exch_gops_8mib);
-  json.field("random_read_gops_large", limits.random_read_gops_large);
-  json.field("h2d_pinned_gbps", limits.h2d_pinned_gbps);
-  json.field("h2d_pageable_gbps", limits.h2d_pageable_gbps);
+  for (const LimitField& f : limit_fields()) json.field(f.key, limits.*f.value);
   json.field("t_uncoalesced_ns", limits.t_uncoalesced_ns());
   json.field("t_coalesced_ns", limits.t_coalesced_ns());
   for (const AllToAllLimit& a : limits.all_to_all) json.field(all_to_all_key(a.servers, a.bytes_per_gpu), a.gbps_per_gpu);
+  json.begin_object("fields");
+  const auto describe = [&](const std::string& key, const std::string& label, const char* unit) {
+    json.begin_object(key);
+    json.field("label", label);
+    json.field("unit", std::string(unit));
+    json.end_object();
+  };
+  for (const LimitField& f : limit_fields()) describe(f.key, f.label, f.unit);
+  for (const AllToAllLimit& a : limits.all_to_all)
+    describe(all_to_all_key(a.servers, a.bytes_per_gpu), all_to_all_label(a.servers, a.bytes_per_gpu), kAllToAllUnit);
   json.end_object();
+  json.end_object();
+  return json.str();
+}
+
+void write_device_limits(const DeviceLimits& limits, const std::string& path) {
+  const auto parent = std::filesystem::path(path).parent_path();
+  if (!parent.empty()) std::filesystem::create_directories(parent);
   std::ofstream out(path);
   if (!out) throw std::runtime_error("cannot write " + path);
-  out << json.str() << "\n";
+  out << device_limits_json(limits) << "\n";
 }
 
 std::optional<DeviceLimits> load_device_limits(const std::string& out_dir) {
@@ -182,14 +226,7 @@ std::optional<DeviceLimits> load_device_limits(const std::string& out_dir) {
   DeviceLimits limits;
   limits.device = strings["device"];
   if (gpu_available() && limits.device != device_info().name) return std::nullopt;  // another GPU's figures
-  limits.copy_gbps = numbers["copy_gbps"];
-  limits.atomic_exch_gops_large = numbers["atomic_exch_gops_large"];
-  limits.atomic_cas_gops_large = numbers["atomic_cas_gops_large"];
-  limits.atomic_exch_gops_128mib = numbers["atomic_exch_gops_128mib"];
-  limits.atomic_exch_gops_8mib = numbers["atomic_exch_gops_8mib"];
-  limits.random_read_gops_large = numbers["random_read_gops_large"];
-  limits.h2d_pinned_gbps = numbers["h2d_pinned_gbps"];
-  limits.h2d_pageable_gbps = numbers["h2d_pageable_gbps"];
+  for (const LimitField& f : limit_fields()) limits.*f.value = numbers[f.key];
   for (const auto& [key, value] : numbers) {
     int servers = 0;
     unsigned long long mib = 0;

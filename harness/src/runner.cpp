@@ -89,22 +89,7 @@ std::string device_json(const std::string& label) {
 
 std::string limits_json(const RunOptions& options) {
   const auto limits = load_device_limits(options.out_dir);
-  if (!limits) return "null";
-  JsonWriter json;
-  json.begin_object();
-  json.field("copy_gbps", limits->copy_gbps);
-  json.field("atomic_exch_gops_large", limits->atomic_exch_gops_large);
-  json.field("atomic_cas_gops_large", limits->atomic_cas_gops_large);
-  json.field("atomic_exch_gops_128mib", limits->atomic_exch_gops_128mib);
-  json.field("atomic_exch_gops_8mib", limits->atomic_exch_gops_8mib);
-  json.field("random_read_gops_large", limits->random_read_gops_large);
-  json.field("h2d_pinned_gbps", limits->h2d_pinned_gbps);
-  json.field("h2d_pageable_gbps", limits->h2d_pageable_gbps);
-  for (const AllToAllLimit& a : limits->all_to_all)
-    json.field("all_to_all_gbps_p" + std::to_string(a.servers) + "_" + std::to_string(a.bytes_per_gpu >> 20) + "mib",
-               a.gbps_per_gpu);
-  json.end_object();
-  return json.str();
+  return limits ? device_limits_json(*limits) : "null";
 }
 
 struct PlannedExperiment {

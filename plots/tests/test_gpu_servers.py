@@ -1,6 +1,7 @@
 """plots/gpu_servers.py and the report's all-to-all limits, on synthetic results (no multi-GPU run is
 committed yet): every figure is drawn from rows shaped as the gpu_servers experiments write them,
-shared-GPU points included, and the probe's all-to-all limits are listed in the report's header."""
+shared-GPU points included, and the probe's limits (all-to-all ones included) are listed in the report's
+header as device.json describes them."""
 import csv
 import os
 import sys
@@ -77,12 +78,21 @@ class Figures(unittest.TestCase):
 
 
 class ReportLimits(unittest.TestCase):
-    def test_the_probes_all_to_all_limits_are_listed_by_gpus_and_size(self):
-        limits = {"copy_gbps": 4000.0, "all_to_all_gbps_p4_2048mib": 322.0, "all_to_all_gbps_p2_64mib": 125.0,
-                  "all_to_all_gbps_p2_512mib": 275.0}
-        keys = [key for key, _ in report.all_to_all_limits(limits)]
-        self.assertEqual(keys, ["all_to_all_gbps_p2_64mib", "all_to_all_gbps_p2_512mib", "all_to_all_gbps_p4_2048mib"])
-        self.assertEqual(report.all_to_all_limits({"copy_gbps": 1.0}), [])
+    def test_the_probes_limits_are_listed_as_device_json_describes_them(self):
+        limits = {"device": "NVIDIA H200", "copy_gbps": 4000.0, "t_coalesced_ns": 0.002,
+                  "all_to_all_gbps_p2_64mib": 125.0, "all_to_all_gbps_p4_2048mib": 322.0,
+                  "fields": {"copy_gbps": {"label": "device-to-device copy", "unit": "GB/s"},
+                             "all_to_all_gbps_p2_64mib": {"label": "NCCL all-to-all, 2 GPUs, 64 MiB per GPU",
+                                                          "unit": "GB/s per GPU"},
+                             "all_to_all_gbps_p4_2048mib": {"label": "NCCL all-to-all, 4 GPUs, 2048 MiB per GPU",
+                                                            "unit": "GB/s per GPU"},
+                             "h2d_pinned_gbps": {"label": "host to device, pinned", "unit": "GB/s"}}}
+        self.assertEqual(report.measured_limits(limits),
+                         [("copy_gbps", "device-to-device copy, GB/s"),
+                          ("all_to_all_gbps_p2_64mib", "NCCL all-to-all, 2 GPUs, 64 MiB per GPU, GB/s per GPU"),
+                          ("all_to_all_gbps_p4_2048mib", "NCCL all-to-all, 4 GPUs, 2048 MiB per GPU, GB/s per GPU")])
+        # A file of an earlier revision, without "fields": its numbers by their keys.
+        self.assertEqual(report.measured_limits({"device": "x", "copy_gbps": 1.0}), [("copy_gbps", "copy_gbps")])
 
 
 if __name__ == "__main__":

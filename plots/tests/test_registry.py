@@ -2,8 +2,10 @@
 to a registered module, and every experiment, variant, parameter, size and expected point a claim
 names is one the registry plans, so that a renamed variant or a dropped point fails here, in CPU
 CI, and not first when a GPU run finds no data for the claim."""
+import glob
 import json
 import os
+import re
 import subprocess
 import sys
 import unittest
@@ -34,6 +36,18 @@ def quantities(node):
     elif isinstance(node, list):
         for value in node:
             yield from quantities(value)
+
+
+def limit_keys(node):
+    """Every hardware limit a claim names (`limit = "copy_gbps"`), nested ones included."""
+    if isinstance(node, dict):
+        if isinstance(node.get("limit"), str):
+            yield node["limit"]
+        for value in node.values():
+            yield from limit_keys(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from limit_keys(value)
 
 
 def as_list(value):
@@ -76,6 +90,24 @@ class ClaimsAgainstTheRegistry(unittest.TestCase):
                     problems += self.check_quantity(where, q.get("module", module), q)
                 problems += self.check_expected(where, module, claim)
         self.assertEqual(problems, [], "claims naming what the registry does not plan:\n" + "\n".join(problems))
+
+    def test_every_hardware_limit_a_claim_or_a_figure_names_is_one_the_probe_measures(self):
+        # device.json's keys are the probe's one list (harness/probe.hpp's limit_fields, and the
+        # all-to-all key pattern); a claim's `limit` and a figure's hs.limits(...) key must be among them.
+        hardware = registry()["hardware_limits"]
+        known = {f["key"] for f in hardware["fields"]}
+        pattern = re.compile(re.sub(r"\\\{\w+\\\}", r"\\d+", re.escape(hardware["all_to_all"]["key"])))
+        named = []
+        for module in md._claim_files():
+            _, claims = ve.load_claims(md.claims_path(module))
+            named += [(f"{module}/{c['id']}", key) for c in claims for key in limit_keys(c)]
+        for path in sorted(glob.glob(os.path.join(HERE, "*.py"))):
+            with open(path) as f:
+                text = f.read()
+            named += [(os.path.basename(path), key) for key in re.findall(r'"([a-z0-9_]+_(?:gbps|gops_[a-z0-9]+))"', text)]
+        unknown = [f"{where}: {key}" for where, key in named if key not in known and not pattern.fullmatch(key)]
+        self.assertGreater(len(named), 10)
+        self.assertEqual(unknown, [], "hardware limits the probe does not measure (known: " + ", ".join(sorted(known)) + ")")
 
     def check_quantity(self, where, module, q):
         key = (module, q["experiment"])

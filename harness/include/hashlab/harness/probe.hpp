@@ -37,6 +37,33 @@ struct DeviceLimits {
   double t_coalesced_ns() const { return 8.0 / copy_gbps; }
 };
 
+/// One measured limit, as every reader names it: its key in device.json (and in each sidecar's
+/// hardware_limits, a claim's `limit`, the figures), what it measures and its unit. limit_fields()
+/// is the one list of them: the probe's JSON is written and read by it, `hashlab probe` prints it,
+/// `hashlab list --json` gives it, and device.json carries each field's label and unit for the
+/// report (its "fields").
+struct LimitField {
+  const char* key;
+  const char* label;
+  const char* unit;
+  using Member = double DeviceLimits::*;
+  Member value;
+};
+const std::vector<LimitField>& limit_fields();
+
+/// The NCCL all-to-all limits, one per GPU count and size: their key, label and unit, with the two
+/// numbers named ({servers}, {mib}: MiB per GPU), as `hashlab list --json` gives them.
+constexpr const char* kAllToAllKeyPattern = "all_to_all_gbps_p{servers}_{mib}mib";
+constexpr const char* kAllToAllLabelPattern = "NCCL all-to-all, {servers} GPUs, {mib} MiB per GPU (to the others)";
+constexpr const char* kAllToAllUnit = "GB/s per GPU";
+/// One all-to-all limit's key ("all_to_all_gbps_p4_512mib") and label: the patterns filled in.
+std::string all_to_all_key(int servers, std::uint64_t bytes_per_gpu);
+std::string all_to_all_label(int servers, std::uint64_t bytes_per_gpu);
+
+/// The limits as the JSON object device.json holds: the device, each field's value, the cuckoo
+/// cost model's two constants, each all-to-all limit, and "fields": {key: {label, unit}}.
+std::string device_limits_json(const DeviceLimits& limits);
+
 /// Measures the limits on the current device (a few seconds). Throws without a GPU.
 DeviceLimits probe_device();
 
