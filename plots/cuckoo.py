@@ -6,34 +6,17 @@ sorted vs random queries, Listing 4.1's short-circuit and the bandwidth shares. 
 numbers appear as markers; the claims and their verdicts are papers/cuckoo/claims.toml, decided
 by plots/verdicts.py.
 """
-import math
 import os
 
 import hashlab_style as hs
 
 PAPER = "cuckoo"
-# Section 4.5.3: the chapter's constants on the GTX 480 (ns per random update, per unit-stride access).
-GTX480_T_UNC, GTX480_T_COAL = 1.5, 0.05
 # Section 4.3.1.1: smallest practical table sizes for 2..5 functions.
 CHAPTER_MIN_SPACE = {"k2": 2.1, "k3": 1.1, "k4": 1.03, "k5": 1.02}
 # Abstract (GTX 470): 32M pairs built in 130 ms, all retrieved in 66.8 ms.
 CHAPTER_32M_MS = {"build": 130, "retrieve": 66.8}
 # Section 4.5.1 (GTX 470): retrieval of 10M queries, all found -> none found (ms).
 CHAPTER_FAILED_QUERIES = {"cuckoo_4fn": (20.5, 41.6), "cuckoo_3fn": (19.0, 31.4)}
-
-
-def model_rate(factor, t_unc, t_coal):
-    """Section 4.5.3's construction rate (G pairs/s) at m = factor * N."""
-    updates = -factor * math.log(1 - 1 / factor)
-    return 1 / (updates * t_unc + (factor + 1) * t_coal)
-
-
-def _limits_model(results_dir):
-    lim = hs.limits(results_dir)
-    exch, copy = lim.get("atomic_exch_gops_large"), lim.get("copy_gbps")
-    if exch and copy:
-        return 1 / exch, 8 / copy
-    return None
 
 
 # hash_family's named axis "dataset" as its CSV writes it, in the experiment's order.
@@ -111,24 +94,28 @@ def plot(results_dir):
 
     rows = hs.load(results_dir, PAPER, "fig4_7")
     if rows:
-        model = _limits_model(results_dir)
+        # Section 4.5.3's cost model as the experiment computed it at each measured space (with this
+        # GPU's probed constants, and with the chapter's GTX 480 ones): papers/cuckoo's cost_model.hpp.
         fig, ax = hs.new_figure("Fig. 4.7 right: construction rate vs space", "table size (x N)", "G pairs/s")
         hs.plot_series(ax, rows, "build_rate", x="param_value", label_of=lambda v: "measured (4 functions)")
-        xs = [1.02 + 0.02 * i for i in range(300)]
-        if model:
-            ax.plot(xs, [model_rate(x, *model) for x in xs], color="black", linewidth=1.2,
-                    label="cost model, this GPU's probe constants")
-            hs.hardware_line(ax, 1 / model[0], "upper bound 1/T_uncoalesced")
+        xs, model, _, _ = hs.series(rows, "model_build_rate", "cuckoo", x="param_value")
+        if xs:
+            ax.plot(xs, model, color="black", linewidth=1.2, label="cost model, this GPU's probe constants")
+        bound = hs.median_of(rows, "model_upper_bound", "cuckoo") or lim.get("atomic_exch_gops_large")
+        hs.hardware_line(ax, bound, "upper bound 1/T_uncoalesced")
         written.append(hs.save(fig, ax, os.path.join(out, "fig4_7.png"), rows))
 
         fig, ax = hs.new_figure("Fig. 4.7 right, normalised to each bound 1/T_uncoalesced", "table size (x N)",
                                 "fraction of the upper bound")
-        if model:
-            xs_m, med, _, _ = hs.series(rows, "build_rate", "cuckoo", x="param_value")
-            ax.plot(xs_m, [m * model[0] for m in med], marker="o", label="measured / this GPU's bound")
-            ax.plot(xs, [model_rate(x, *model) * model[0] for x in xs], color="black", label="cost model, this GPU")
-        ax.plot(xs, [model_rate(x, GTX480_T_UNC, GTX480_T_COAL) * GTX480_T_UNC for x in xs], color="gray",
-                linestyle="--", label="cost model, chapter's GTX 480 constants")
+        for metric, bound_metric, style in (
+                ("build_rate", None, dict(marker="o", label="measured / this GPU's bound")),
+                ("model_build_rate", None, dict(color="black", label="cost model, this GPU")),
+                ("model_build_rate_gtx480", "model_upper_bound_gtx480",
+                 dict(color="gray", linestyle="--", label="cost model, chapter's GTX 480 constants"))):
+            xs, med, _, _ = hs.series(rows, metric, "cuckoo", x="param_value")
+            over = hs.median_of(rows, bound_metric, "cuckoo") if bound_metric else bound
+            if xs and over:
+                ax.plot(xs, [m / over for m in med], **style)
         hs.paper_marker(ax, 4.5, 0.78, "chapter: 78% at 4.5N")
         hs.paper_marker(ax, 1.3, 0.5, "chapter: 50% at 1.3N")
         written.append(hs.save(fig, ax, os.path.join(out, "fig4_7_normalised.png"), rows))

@@ -80,10 +80,17 @@ void run_fig4_7(PointContext& ctx) {
   ctx.report_time("build", build, static_cast<double>(pt.n), "pairs");
   ctx.report_value("max_iterations", table.stats().max_iterations, "count");
   ctx.report_value("failed_attempt_fraction", static_cast<double>(attempts - builds) / attempts, "fraction");
+  // Section 4.5.3's model at this point, with this GPU's probed constants and with the chapter's
+  // GTX 480 ones, beside each one's upper bound 1 / T_uncoalesced: the figures draw these rows
+  // (plots/cuckoo.py keeps no copy of the model).
   const CostModel model = model_of(ctx);
+  const CostModel chapter;  // T_uncoalesced = 1.5 ns, T_coalesced = 0.05 ns (GTX 480)
   const double n = static_cast<double>(pt.n), m = table.table_size();
   ctx.report_value("model_build_time", model.construction_ms(n, m), "ms");
   ctx.report_value("model_build_rate", model.construction_rate_gpairs(n, m), "Gpairs/s");
+  ctx.report_value("model_upper_bound", model.upper_bound_gpairs(), "Gpairs/s");
+  ctx.report_value("model_build_rate_gtx480", chapter.construction_rate_gpairs(n, m), "Gpairs/s");
+  ctx.report_value("model_upper_bound_gtx480", chapter.upper_bound_gpairs(), "Gpairs/s");
   ctx.report_value("model_updates_per_pair", CostModel::expected_updates(n, m) / n, "count");
   // The model's assumption, measured: atomicExch calls per pair (an instrumented, untimed build).
   CuckooConfig counting = config;
