@@ -75,15 +75,15 @@ def _sf_of(rows):
     return ""
 
 
-def plot_tpch(rows, out, atomic, read):
+def plot_tpch(results_dir, rows, out, atomic, read):
     """Group-by rates per query (bars: TPC-H's keys; outlines: uniform keys of the same number of
     distinct values, same rows), and the Q18 join rates."""
     written = []
     sf = _sf_of(rows)
     groupbys = [v for v in hs.variants(rows, "groupby_rate")]
     if groupbys:
-        fig, ax = hs.new_figure(f"TPC-H SF {sf} lineitem group-by: sum, count, min, max of 2 columns",
-                                "grouped by", "G rows/s", logy=True, size=(9.0, 4.6))
+        fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "tpch", f"SF {sf}: lineitem group-by, sum, count, min, max "
+                                                                  "of 2 columns"), "grouped by", "G rows/s", logy=True, size=(9.0, 4.6))
         width = 0.8 / len(groupbys)
         for i, v in enumerate(groupbys):
             color = hs.COLORS[i % len(hs.COLORS)]
@@ -119,8 +119,8 @@ def plot_tpch(rows, out, atomic, read):
                                note="Q1: the group-bys that take two key columns"))
     joins = [v for v in hs.variants(rows, "join_rate")]
     if joins:
-        fig, ax = hs.new_figure(f"TPC-H SF {sf} Q18's join: orders with lineitem grouped by l_orderkey",
-                                "join", "G input rows/s")
+        fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "tpch", f"SF {sf}: Q18's join, orders with lineitem grouped "
+                                                                  "by l_orderkey"), "join", "G input rows/s")
         for i, v in enumerate(joins):
             got = _tpch_value(rows, v, "query", TPCH_JOIN, "join_rate")
             if got:
@@ -143,24 +143,23 @@ def plot(results_dir):
 
     rows = hs.load(results_dir, PAPER, "tables")
     if rows:
-        for metric, title, ylabel, limit, limit_label in [
-                ("build_rate", "tables: build rate vs load factor (HashGraph Fig. 2, cuckoo as cuDPP)", "G keys/s",
-                 atomic, "random 8-byte atomic rate (one per insert)"),
-                ("lookup_rate", "tables: lookup rate vs load factor (all hits)", "G queries/s",
+        for metric, aspect, ylabel, limit, limit_label in [
+                ("build_rate", "build rate vs load factor", "G keys/s", atomic,
+                 "random 8-byte atomic rate (one per insert)"),
+                ("lookup_rate", "lookup rate vs load factor, all hits", "G queries/s",
                  read, "random 8-byte read rate (one per lookup)"),
-                ("bytes_per_key", "tables: device bytes per key vs load factor", "bytes / key", None, None)]:
-            fig, ax = hs.new_figure(title, "load factor (keys / slots; HashGraph: keys / vertices)", ylabel, logx=True)
+                ("bytes_per_key", "device bytes per key vs load factor", "bytes / key", None, None)]:
+            fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "tables", aspect), "load factor (keys / slots; HashGraph: keys / vertices)", ylabel, logx=True)
             hs.plot_series(ax, rows, metric, x="param_value", label_of=label, where=_param("load_factor"))
             hs.hardware_line(ax, limit, limit_label or "")
             written.append(hs.save(fig, ax, os.path.join(out, f"tables_{metric.split('_')[0]}_load.png"), rows,
                                    note="sorted array: one point, load 1"))
-        for metric, title, ylabel, limit, limit_label in [
-                ("build_rate", "tables: build rate vs multiplicity", "G keys/s", atomic,
-                 "random 8-byte atomic rate"),
-                ("lookup_rate", "tables: lookup (count per key) vs multiplicity", "G queries/s", read,
+        for metric, aspect, ylabel, limit, limit_label in [
+                ("build_rate", "build rate vs multiplicity", "G keys/s", atomic, "random 8-byte atomic rate"),
+                ("lookup_rate", "lookup, count per key, vs multiplicity", "G queries/s", read,
                  "random 8-byte read rate"),
-                ("bytes_per_key", "tables: bytes per key vs multiplicity", "bytes / key", None, None)]:
-            fig, ax = hs.new_figure(title, "average rows per key", ylabel, logx=True)
+                ("bytes_per_key", "bytes per key vs multiplicity", "bytes / key", None, None)]:
+            fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "tables", aspect), "average rows per key", ylabel, logx=True)
             hs.plot_series(ax, rows, metric, x="param_value", label_of=label, where=_param("multiplicity"))
             hs.hardware_line(ax, limit, limit_label or "")
             written.append(hs.save(fig, ax, os.path.join(out, f"tables_{metric.split('_')[0]}_multiplicity.png"),
@@ -168,13 +167,14 @@ def plot(results_dir):
 
     rows = hs.load(results_dir, PAPER, "groupby")
     if rows:
-        fig, ax = hs.new_figure("group-by (sum) vs number of groups", "groups (rightmost: every key distinct)",
+        fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "groupby", "vs number of groups"),
+                                "groups (rightmost: every key distinct)",
                                 "G rows/s", logy=True)
         ax.set_xscale("log")
         hs.plot_series(ax, rows, "groupby_rate", x="param_value", label_of=label, where=_param("groups"))
         hs.hardware_line(ax, atomic, "random 8-byte atomic rate (one per row)")
         written.append(hs.save(fig, ax, os.path.join(out, "groupby_groups.png"), rows))
-        fig, ax = hs.new_figure("group-by (sum) vs Zipf skew", "Zipf exponent s", "G rows/s", logy=True)
+        fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "groupby", "vs Zipf skew"), "Zipf exponent s", "G rows/s", logy=True)
         hs.plot_series(ax, rows, "groupby_rate", x="param_value", label_of=label, where=_param("zipf_exponent"))
         hs.hardware_line(ax, atomic, "random 8-byte atomic rate (one per row)")
         written.append(hs.save(fig, ax, os.path.join(out, "groupby_zipf.png"), rows))
@@ -183,22 +183,23 @@ def plot(results_dir):
     if rows:
         limit = _join_limit(atomic, read)
         default_rate = 0.5
-        fig, ax = hs.new_figure("Pk-Pk join vs table size (match rate 0.5)", "rows per table", "G input rows/s",
-                                logx=True)
+        fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "joins", f"vs table size, match rate {default_rate:g}"),
+                                "rows per table", "G input rows/s", logx=True)
         hs.plot_series(ax, rows, "join_rate", label_of=label,
                        where=lambda r: r["param_value"] is not None and math.isclose(r["param_value"], default_rate))
         hs.hardware_line(ax, limit, "one random atomic per R row + one random read per S row")
         written.append(hs.save(fig, ax, os.path.join(out, "joins_size.png"), rows))
         largest = max(r["n"] for r in hs.verified(rows)) if hs.verified(rows) else None
-        fig, ax = hs.new_figure(f"Pk-Pk join vs match rate ({int(largest or 0) >> 20}Mi rows per table)", "match rate",
-                                "G input rows/s")
+        fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "joins",
+                                         f"vs match rate, {int(largest or 0) >> 20}Mi rows per table"),
+                                "match rate", "G input rows/s")
         hs.plot_series(ax, rows, "join_rate", x="param_value", label_of=label, where=lambda r: r["n"] == largest)
         hs.hardware_line(ax, limit, "one random atomic per R row + one random read per S row")
         written.append(hs.save(fig, ax, os.path.join(out, "joins_match_rate.png"), rows))
 
     rows = hs.load(results_dir, PAPER, "tpch")
     if hs.verified(rows):
-        written += plot_tpch(rows, out, atomic, read)
+        written += plot_tpch(results_dir, rows, out, atomic, read)
     return written
 
 

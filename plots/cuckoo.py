@@ -60,7 +60,7 @@ def plot(results_dir):
     if rows:
         for phase, limit_key, label in (("build", "atomic_exch_gops_large", "random 8-byte atomicExch rate"),
                                         ("retrieve", "random_read_gops_large", "random 8-byte read rate")):
-            fig, ax = hs.new_figure(f"Fig. 4.4: {'insertion' if phase == 'build' else 'retrieval'} rate vs N",
+            fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "fig4_4", "insertion" if phase == "build" else "retrieval"),
                                     "pairs (N)", "G pairs/s" if phase == "build" else "G queries/s", logx=True)
             hs.plot_series(ax, rows, f"{phase}_rate")
             hs.hardware_line(ax, lim.get(limit_key), label)
@@ -71,8 +71,7 @@ def plot(results_dir):
 
     rows = hs.load(results_dir, PAPER, "failed_queries")
     if rows:
-        fig, ax = hs.new_figure("Failed queries: 10M queries into a 10M-item table (4.5.1)",
-                                "fraction of queries absent", "retrieval time (ms)")
+        fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "failed_queries"), "fraction of queries absent", "retrieval time (ms)")
         hs.plot_series(ax, rows, "retrieve_time", x="param_value")
         for v, (lo, hi) in CHAPTER_FAILED_QUERIES.items():
             ax.plot([0, 1], [lo, hi], linestyle=":", color="gray", linewidth=0.8)
@@ -81,13 +80,12 @@ def plot(results_dir):
         written.append(hs.save(fig, ax, os.path.join(out, "failed_queries.png"), rows,
                                note="dotted: the chapter's GTX 470 times"))
 
-    for exp, title, unit in (("fig4_5", "Fig. 4.5: compacting table vs sorted structure (10M keys)", "keys"),
-                             ("fig4_6", "Fig. 4.6: multivalue table vs sorted structure (10M pairs)", "pairs")):
+    for exp in ("fig4_5", "fig4_6"):
         rows = hs.load(results_dir, PAPER, exp)
         if not rows:
             continue
         for phase in ("build", "retrieve"):
-            fig, ax = hs.new_figure(f"{title}: {'construction' if phase == 'build' else 'retrieval'}",
+            fig, ax = hs.new_figure(hs.title(results_dir, PAPER, exp, "construction" if phase == "build" else "retrieval"),
                                     "average multiplicity of a key", "time (ms)", logx=True)
             hs.plot_series(ax, rows, f"{phase}_time", x="param_value")
             written.append(hs.save(fig, ax, os.path.join(out, f"{exp}_{phase}.png"), rows))
@@ -96,7 +94,7 @@ def plot(results_dir):
     if rows:
         # Section 4.5.3's cost model as the experiment computed it at each measured space (with this
         # GPU's probed constants, and with the chapter's GTX 480 ones): papers/cuckoo's cost_model.hpp.
-        fig, ax = hs.new_figure("Fig. 4.7 right: construction rate vs space", "table size (x N)", "G pairs/s")
+        fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "fig4_7"), "table size (x N)", "G pairs/s")
         hs.plot_series(ax, rows, "build_rate", x="param_value", label_of=lambda v: "measured (4 functions)")
         xs, model, _, _ = hs.series(rows, "model_build_rate", "cuckoo", x="param_value")
         if xs:
@@ -105,8 +103,8 @@ def plot(results_dir):
         hs.hardware_line(ax, bound, "upper bound 1/T_uncoalesced")
         written.append(hs.save(fig, ax, os.path.join(out, "fig4_7.png"), rows))
 
-        fig, ax = hs.new_figure("Fig. 4.7 right, normalised to each bound 1/T_uncoalesced", "table size (x N)",
-                                "fraction of the upper bound")
+        fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "fig4_7", "normalised to each bound 1/T_uncoalesced"),
+                                "table size (x N)", "fraction of the upper bound")
         for metric, bound_metric, style in (
                 ("build_rate", None, dict(marker="o", label="measured / this GPU's bound")),
                 ("model_build_rate", None, dict(color="black", label="cost model, this GPU")),
@@ -120,7 +118,7 @@ def plot(results_dir):
         hs.paper_marker(ax, 1.3, 0.5, "chapter: 50% at 1.3N")
         written.append(hs.save(fig, ax, os.path.join(out, "fig4_7_normalised.png"), rows))
 
-        fig, ax = hs.new_figure("Updates (atomicExch) per pair vs space: measured vs -m/N ln(1-N/m)",
+        fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "fig4_7", "atomicExch per pair, measured vs -m/N ln(1-N/m)"),
                                 "table size (x N)", "updates per pair")
         hs.plot_series(ax, rows, "updates_per_pair", x="param_value", label_of=lambda v: "measured")
         hs.plot_series(ax, [dict(r, variant="model") for r in rows], "model_updates_per_pair", x="param_value",
@@ -129,7 +127,7 @@ def plot(results_dir):
 
     rows = hs.load(results_dir, PAPER, "block_size")
     if rows:
-        fig, ax = hs.new_figure("Construction rate vs threads per block (1.25N, 4 functions)", "threads per block",
+        fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "block_size"), "threads per block",
                                 "G pairs/s", logx=True)
         hs.plot_series(ax, rows, "build_rate", x="param_value")
         ax.axvline(64, color="gray", linestyle=":", linewidth=0.9)
@@ -137,7 +135,7 @@ def plot(results_dir):
 
     rows = hs.load(results_dir, PAPER, "functions")
     if rows:
-        fig, ax = hs.new_figure("Number of hash functions (4.3.1.1): time vs functions", "hash functions",
+        fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "functions"), "hash functions",
                                 "time (ms)")
         drawn = 0
         for i, (metric, label) in enumerate((("build_time", "build"), ("retrieve_time", "retrieve (present)"),
@@ -157,7 +155,7 @@ def plot(results_dir):
     if rows:
         for suffix, limit, name in (("", "7 lg N", "min_space.png"), ("_long", "500 lg N", "min_space_long.png")):
             only = [v + suffix for v in CHAPTER_MIN_SPACE]
-            fig, ax = hs.new_figure(f"Smallest practical table: failed attempts vs space ({limit})", "table size (x N)",
+            fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "min_space", limit), "table size (x N)",
                                     "fraction of build attempts that fail")
             subset = [r for r in rows if r["variant"] in only]  # colours in the order k2..k5 on both figures
             if not hs.plot_series(ax, subset, "failed_attempt_fraction", x="param_value"):
@@ -169,7 +167,7 @@ def plot(results_dir):
                                    note="dotted: the chapter's ~2.1, 1.1, 1.03, 1.02 N; dashed: 'practical' limit"))
     rows = hs.load(results_dir, PAPER, "fig4_7")
     if rows and any(r["metric"] == "chain_median" for r in rows):
-        fig, ax = hs.new_figure("Eviction chains vs space (4.2): exchanges per thread", "table size (x N)",
+        fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "fig4_7", "eviction chains, 4.2"), "table size (x N)",
                                 "exchanges (atomicExch) per chain", logy=True)
         for i, (metric, label) in enumerate((("chain_median", "median"), ("chain_mean", "mean"), ("chain_max", "longest"))):
             xs, med, _, _ = hs.series(rows, metric, "cuckoo", x="param_value")
@@ -182,7 +180,8 @@ def plot(results_dir):
         written.append(hs.save(fig, ax, os.path.join(out, "fig4_7_chains.png"), rows))
 
     if rows and any(r["metric"] == "probes_per_query" for r in rows):
-        fig, ax = hs.new_figure("Probes per lookup of a present key vs space (4.3.1.1)", "table size (x N)",
+        fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "fig4_7", "probes per lookup of a present key, 4.3.1.1"),
+                                "table size (x N)",
                                 "probes per query (Listing 4.2)")
         hs.plot_series(ax, rows, "probes_per_query", x="param_value", label_of=lambda v: "measured (4 functions)")
         written.append(hs.save(fig, ax, os.path.join(out, "fig4_7_probes.png"), rows))
@@ -192,22 +191,22 @@ def plot(results_dir):
         present = {r["param_value"] for r in hs.verified(rows)}
         names = [d for d in DATASETS if d in present] + sorted(present - set(DATASETS))
         groups = [d.replace("_", " ") for d in names]
-        for metric, ylabel, name, title in (
-                ("updates_per_pair", "exchanges per pair (successful attempts)", "hash_family_exchanges.png",
-                 "Multiply vs XOR hash (4.3.1.1): evictions by dataset"),
+        for metric, ylabel, name, aspect in (
+                ("updates_per_pair", "exchanges per pair (successful attempts)", "hash_family_exchanges.png", "evictions"),
                 ("failed_attempt_fraction", "fraction of build attempts that fail", "hash_family_failures.png",
-                 "Multiply vs XOR hash (4.3.1.1): failed attempts by dataset")):
+                 "failed attempts")):
             values = {v: {names.index(r["param_value"]): r["median"] for r in hs.verified(rows)
                           if r["variant"] == v and r["metric"] == metric} for v in ("multiply", "xor")}
             if not any(values.values()):
                 continue
-            fig, ax = hs.new_figure(title, "dataset (1M keys, 1.25N, 4 functions, 7 lg N)", ylabel)
+            fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "hash_family", aspect),
+                                    "dataset (1M keys, 1.25N, 4 functions, 7 lg N)", ylabel)
             _bars(ax, groups, ["multiply", "xor"], values)
             written.append(hs.save(fig, ax, os.path.join(out, name), rows))
 
     rows = hs.load(results_dir, PAPER, "query_order")
     if rows:
-        fig, ax = hs.new_figure("Sorted vs random query order (4.5.1, 4.5.4)", "pairs (N)", "G queries/s",
+        fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "query_order"), "pairs (N)", "G queries/s",
                                 logx=True, logy=True)
         for i, v in enumerate(("cuckoo", "sorted_array")):
             for j, (order, name) in enumerate(((0.0, "random order"), (1.0, "sorted order"))):
@@ -220,7 +219,7 @@ def plot(results_dir):
 
     rows = hs.load(results_dir, PAPER, "short_circuit")
     if rows:
-        fig, ax = hs.new_figure("Listing 4.1's short-circuit vs the fix (4.3.1.2): failed attempts", "items (N)",
+        fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "short_circuit"), "items (N)",
                                 "fraction of attempts that fail", logx=True)
         for i, (metric, label) in enumerate((("failed_fraction_short_circuit", "short-circuit (Listing 4.1)"),
                                              ("failed_fraction_skip_repeated_slots", "skip repeated slots (fix)"),
@@ -237,7 +236,7 @@ def plot(results_dir):
         names = {"cuckoo_1.25N": "cuckoo build (1.25N)", "radix_sort": "radix sort (sorted array)"}
         ours = {v: hs.median_of(rows, "pin_share", v) for v in names}
         if any(x is not None for x in ours.values()):
-            fig, ax = hs.new_figure("Share of the DRAM pin bandwidth (4.5.3)", "", "fraction of pin bandwidth")
+            fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "bandwidth_share"), "", "fraction of pin bandwidth")
             groups = list(names.values())
             _bars(ax, groups, ["this GPU", "chapter (GTX 480)"],
                   {"this GPU": {i: ours[v] for i, v in enumerate(names) if ours[v] is not None},
@@ -249,7 +248,7 @@ def plot(results_dir):
         kinds = ["atomic_exch_64", "atomic_cas_64", "nonatomic_64", "atomic_exch_32", "nonatomic_32"]
         rates = {k: hs.median_of(rows, "update_rate", k, param=0.0) for k in kinds}
         if any(v is not None for v in rates.values()):
-            fig, ax = hs.new_figure("Fig. 4.7 left: random updates into 512 MB", "", "G updates/s")
+            fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "fig4_7_left"), "", "G updates/s")
             _bars(ax, [k.replace("_", " ") for k in kinds], ["this GPU"],
                   {"this GPU": {i: rates[k] for i, k in enumerate(kinds) if rates[k] is not None}})
             hs.hardware_line(ax, hs.limits(results_dir).get("atomic_exch_gops_large"), "probe: random 8-byte atomicExch")
@@ -257,7 +256,8 @@ def plot(results_dir):
                                    note="chapter (GTX 480): all about 0.67 G updates/s"))
         xs, med, lo, hi = hs.series(rows, "update_rate", "atomic_exch_64", x="param_value")
         if len(xs) > 1:
-            fig, ax = hs.new_figure("Arithmetic per random update (4.5.3): atomicExch 64-bit", "instructions per update",
+            fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "fig4_7_left", "arithmetic per update, atomicExch 64-bit"),
+                                    "instructions per update",
                                     "G updates/s", logx=False)
             ax.errorbar(xs, med, yerr=[[m - l for m, l in zip(med, lo)], [h - m for m, h in zip(med, hi)]], marker="o",
                         capsize=2, label="measured")

@@ -59,7 +59,7 @@ def plot(results_dir):
         if not rows:
             continue
         n = max(r["n"] for r in rows)
-        fig, ax = hs.new_figure(f"{name}: SP-EGA vs LPHGA vs sort, sum, n = {n:,.0f}", xlabel, "G rows/s")
+        fig, ax = hs.new_figure(hs.title(results_dir, PAPER, name, f"n = {n:,.0f}"), xlabel, "G rows/s")
         if logx:
             ax.set_xscale("log")
         hs.plot_series(ax, rows, "groupby_rate", x="param_value")
@@ -68,7 +68,8 @@ def plot(results_dir):
                              "one random atomicCAS per row (hashlab probe)")
         written.append(hs.save(fig, ax, os.path.join(out, f"{name}.png"), rows))
 
-        fig, ax = hs.new_figure(f"{name}: speed-up of SP-EGA", xlabel, "time(other) / time(SP-EGA)")
+        fig, ax = hs.new_figure(hs.title(results_dir, PAPER, name, "speed-up of SP-EGA"), xlabel,
+                                "time(other) / time(SP-EGA)")
         if logx:
             ax.set_xscale("log")
         for i, base in enumerate(("lphga", "sort")):
@@ -100,22 +101,21 @@ def plot(results_dir):
                 labels.append(f"{variant} LF {lf:g}")
                 stacks.append(parts + [0.0] * (5 - phases))
         if stacks:
-            fig, ax = hs.new_figure("time per phase (SP-EGA: phases 1-5; LPHGA: aggregate, scan, collect)", "",
-                                    "ms")
+            fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "sp_breakdown"), "", "ms")
             _bars(ax, labels, stacks, [f"phase {p}" for p in range(1, 6)])
             written.append(hs.save(fig, ax, os.path.join(out, "sp_breakdown.png"), rows))
 
     for name, xlabel, logx in (("sp_bar", "groups (n = 100M)", True), ("sp_load_factor", "load factor", False)):
         rows = hs.load(results_dir, PAPER, name)
         if rows and any(r["metric"] == "probe_steps_per_pair" for r in rows):
-            fig, ax = hs.new_figure(f"{name}: probe steps per input pair (4.1.6's probing distance)", xlabel,
+            fig, ax = hs.new_figure(hs.title(results_dir, PAPER, name, "probe steps per pair, 4.1.6"), xlabel,
                                     "slots beyond a lookup's first / pair", logx=logx)
             hs.plot_series(ax, rows, "probe_steps_per_pair", x="param_value")
             written.append(hs.save(fig, ax, os.path.join(out, f"{name}_probes.png"), rows))
 
     rows = hs.load(results_dir, PAPER, "mp_vs_cpu")
     if rows:
-        fig, ax = hs.new_figure("MP-EGA vs CPU group-by (1M groups, sum)", "rows", "G rows/s", logx=True)
+        fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "mp_vs_cpu"), "rows", "G rows/s", logx=True)
         ratios = sorted({r["param_value"] for r in hs.verified(rows) if r["variant"] == "mp_ega"})
         for i, ratio in enumerate(ratios):
             xs, med, _, _ = hs.series(rows, "groupby_rate", "mp_ega", where=lambda r, q=ratio: r["param_value"] == q)
@@ -128,8 +128,8 @@ def plot(results_dir):
             hs.hardware_line(ax, pinned / 8, f"input over PCIe once at {pinned:.0f} GB/s (hashlab probe)")
         written.append(hs.save(fig, ax, os.path.join(out, "mp_vs_cpu.png"), rows))
 
-        fig, ax = hs.new_figure("MP-EGA speed-up over the CPU group-by", "rows", "time(CPU) / time(MP-EGA)",
-                                logx=True)
+        fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "mp_vs_cpu", "speed-up of MP-EGA"), "rows",
+                                "time(CPU) / time(MP-EGA)", logx=True)
         for i, ratio in enumerate(ratios):
             pts = _mp_speedups(rows, ratio)
             ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=hs.MARKERS[i], color=hs.COLORS[i],
@@ -140,7 +140,7 @@ def plot(results_dir):
     for name, xlabel, logx in (("mp_groups", "groups", True), ("mp_zipf", "Zipf exponent", False)):
         rows = hs.load(results_dir, PAPER, name)
         if rows:
-            fig, ax = hs.new_figure(f"MP-EGA (budget = data / 8) vs CPU: {name}", xlabel, "G rows/s")
+            fig, ax = hs.new_figure(hs.title(results_dir, PAPER, name), xlabel, "G rows/s")
             if logx:
                 ax.set_xscale("log")
             hs.plot_series(ax, rows, "groupby_rate", x="param_value")
@@ -150,14 +150,13 @@ def plot(results_dir):
                                 ("mp_cpu_tiles", "cpu_tile_threads", "CPU tile threads t")):
         rows = hs.load(results_dir, PAPER, name)
         if rows:
-            fig, ax = hs.new_figure(f"{name}: MP-EGA, budget = data / 8", xlabel, "G rows/s")
+            fig, ax = hs.new_figure(hs.title(results_dir, PAPER, name), xlabel, "G rows/s")
             hs.plot_series(ax, rows, "groupby_rate", x="param_value")
             written.append(hs.save(fig, ax, os.path.join(out, f"{name}.png"), rows))
 
     rows = hs.load(results_dir, PAPER, "mp_partitions")
     if rows:
-        fig, ax = hs.new_figure("partition count: Theorem 1 vs fixed (budget = data / 8)", "partitions P",
-                                "G rows/s")
+        fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "mp_partitions"), "partitions P", "G rows/s")
         ax.set_xscale("log")
         xs, med, _, _ = hs.series(rows, "groupby_rate", "fixed", x="param_value")
         ax.plot(xs, med, marker="o", label="fixed P")
@@ -168,14 +167,12 @@ def plot(results_dir):
                 hs.paper_marker(ax, p, rate, f"Theorem 1 ({what}): P = {p:.0f}")
         written.append(hs.save(fig, ax, os.path.join(out, "mp_partitions.png"), rows))
 
-    for name, title in (("mp_merge", "Algorithm 1 (greedy merge) on / off"),
-                        ("mp_feedback", "oversize partitions: feedback load vs CPU"),
-                        ("mp_feedback_rounds", "partitions of 0.9 L groups: alpha_min / alpha_max load vs free space")):
+    for name in ("mp_merge", "mp_feedback", "mp_feedback_rounds"):
         rows = hs.load(results_dir, PAPER, name)
         if rows:
             names = hs.variants(rows, "groupby_time")
             vals = [_median(rows, "groupby_time", v) or 0 for v in names]
-            fig, ax = hs.new_figure(title, "", "ms")
+            fig, ax = hs.new_figure(hs.title(results_dir, PAPER, name), "", "ms")
             ax.bar(range(len(names)), vals, color=hs.COLORS[:len(names)])
             ax.set_xticks(range(len(names)))
             ax.set_xticklabels(names)
@@ -185,7 +182,7 @@ def plot(results_dir):
     if rows:
         streams = _params(rows)
         variants = hs.variants(rows, "groupby_time")
-        fig, ax = hs.new_figure("merged partitions to the GPU: host copy vs gather vs T copies (budget = data / 8)", "", "ms")
+        fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "mp_merge_copy"), "", "ms")
         width = 0.8 / max(len(variants), 1)
         for i, v in enumerate(variants):
             vals = [_median(rows, "groupby_time", v, param=s) or 0 for s in streams]
@@ -203,7 +200,7 @@ def plot(results_dir):
                 labels.append(f"budget = data / {ratio:g}")
                 stacks.append(parts)
         if stacks:
-            fig, ax = hs.new_figure("MP-EGA: partition generating, CPU merge, partition processing", "", "ms")
+            fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "mp_breakdown"), "", "ms")
             _bars(ax, labels, stacks, ["generating", "CPU merge (layout; host copies where used, overlapped)",
                                        "processing after the merge (gathers included)"])
             pinned = hs.limits(results_dir).get("h2d_pinned_gbps")

@@ -55,7 +55,7 @@ def plot_weak(results_dir, out):
     rows = hs.load(results_dir, PAPER, "weak_scaling")
     if not rows:
         return []
-    fig, ax = hs.new_figure("Pk-Pk join across GPU servers: weak scaling (rows per GPU fixed)", "GPUs (servers)",
+    fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "weak_scaling"), "GPUs (servers)",
                             "G input rows/s per GPU", logx=True)
     plot_by_gpus(rows, ax, "per_gpu_rate")
     for value, text in ANCHORS:
@@ -67,7 +67,7 @@ def plot_strong(results_dir, out):
     rows = hs.load(results_dir, PAPER, "strong_scaling")
     if not rows:
         return []
-    fig, ax = hs.new_figure("Pk-Pk join across GPU servers: strong scaling (tables fixed)", "GPUs (servers)", "ms",
+    fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "strong_scaling"), "GPUs (servers)", "ms",
                             logx=True, logy=True)
     plot_by_gpus(rows, ax, "join_time")
     return [hs.save(fig, ax, os.path.join(out, "strong_scaling.png"), rows, note=shared_note(rows))]
@@ -80,7 +80,7 @@ def plot_phases(results_dir, out):
     written = []
     variants = [v for v in hs.variants(rows, "phase_join_time")]
     gpus = sorted({r["param_value"] for r in hs.verified(rows) if r["metric"] == "phase_join_time"})
-    fig, ax = hs.new_figure("Join across GPU servers: time per phase (slowest server)", "variant, GPUs", "ms",
+    fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "phases"), "variant, GPUs", "ms",
                             size=(8.0, 4.4))
     bars, labels = [], []
     for v in variants:
@@ -98,7 +98,8 @@ def plot_phases(results_dir, out):
     ax.set_xticklabels(labels, fontsize=6)
     written.append(hs.save(fig, ax, os.path.join(out, "phases.png"), rows, note=shared_note(rows)))
 
-    fig, ax = hs.new_figure("All-to-all phase vs the all-to-all limit (same bytes per GPU)", "GPUs (servers)",
+    fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "phases", "the all-to-all phase vs the all-to-all limit"),
+                            "GPUs (servers)",
                             "GB/s per GPU to the other GPUs", logx=True)
     plot_by_gpus([r for r in rows if r["metric"] == "phase_all_to_all_rate"], ax, "phase_all_to_all_rate")
     xs, med, _, _ = hs.series(rows, "all_to_all_limit_rate", variants[0] if variants else "", x="param_value")
@@ -116,15 +117,14 @@ def plot_load(results_dir, out):
     written = []
     rows = hs.load(results_dir, PAPER, "load")
     if rows:
-        fig, ax = hs.new_figure("Fullest server over N/p (MPC load), min..max over seeds", "GPUs (servers)",
+        fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "load"), "GPUs (servers)",
                                 "fullest / mean load", logx=True)
         plot_by_gpus(rows, ax, "load_ratio")
         hs.hardware_line(ax, 1.1, "1.1 N/p (the issue's bar)")
         written.append(hs.save(fig, ax, os.path.join(out, "load.png"), rows, note=shared_note(rows)))
     rows = hs.load(results_dir, PAPER, "samples")
     if rows:
-        fig, ax = hs.new_figure("Fullest server over N/p vs samples per server (p = 4, uniform keys)",
-                                "samples per server", "fullest / mean load", logx=True)
+        fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "samples"), "samples per server", "fullest / mean load", logx=True)
         hs.plot_series(ax, [r for r in rows if r["variant"] == "sampled_uniform"], "load_ratio", x="param_value",
                        label_of=label)
         xs, med, _, _ = hs.series(rows, "load_ratio", "report_rule", x="param_value")
@@ -141,7 +141,7 @@ def plot_groupby(results_dir, out):
     rows = hs.load(results_dir, PAPER, "groupby_scaling")
     if not rows:
         return []
-    fig, ax = hs.new_figure("Group-by across GPU servers vs one GPU", "groups", "ms", logx=True, logy=True,
+    fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "groupby_scaling"), "groups", "ms", logx=True, logy=True,
                             size=(7.2, 4.6))
     ax.set_xscale("log", base=10)
     algorithms = []

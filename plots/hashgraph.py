@@ -64,7 +64,7 @@ def plot(results_dir):
     rows = _load(results_dir, "fig2")
     steps = [r for r in hs.verified(rows) if r["metric"].startswith("step_") and r["metric"].endswith("_time")]
     if steps:
-        written.append(plot_steps(out, rows, steps))
+        written.append(plot_steps(out, rows, steps, results_dir))
 
     rows = _load(results_dir, "fig3")
     if rows:
@@ -80,8 +80,9 @@ def plot(results_dir):
         sizes = sorted({r["n"] for r in rows})
         import matplotlib.pyplot as plt
         fig, axes = plt.subplots(1, len(sizes), figsize=(4.2 * len(sizes), 4.0), sharey=True, squeeze=False)
+        fig.suptitle(hs.wrapped(hs.title(results_dir, PAPER, "fig4"), 4.2 * len(sizes)), fontsize=11)
         for ax, n in zip(axes[0], sizes):
-            ax.set_title(f"Fig. 4: V2 bins, N = {size_label(n)}", fontsize=10)
+            ax.set_title(f"N = {size_label(n)}", fontsize=10)
             ax.set_xlabel("average appearances")
             ax.set_xscale("log", base=2)
             ax.grid(True, which="both", alpha=0.3)
@@ -149,13 +150,14 @@ def plot(results_dir):
     return written
 
 
-def plot_steps(out, rows, steps):
+def plot_steps(out, rows, steps, results_dir):
     """Fig. 2's traced builds: one bar per step of V1 (Alg. 1's loops) and V2 (Alg. 2's phases) at
     load 1, stacked in the order they run, so that the loop that dominates is seen at a glance."""
     import matplotlib.pyplot as plt
     load = 1.0 if any(r["param_value"] == 1.0 for r in steps) else steps[0]["param_value"]
     fig, ax = plt.subplots(figsize=(7.0, 3.2))
-    ax.set_title(f"Fig. 2's builds step by step (sequence, load {load:g})", fontsize=11)
+    ax.set_title(hs.wrapped(hs.title(results_dir, PAPER, "fig2", f"V1's loops and V2's phases step by step, load {load:g}"),
+                            7.0), fontsize=11)
     ax.set_xlabel("ms (median of the traced builds)")
     names = []
     for i, variant in enumerate(["v1", "v2"]):

@@ -6,6 +6,7 @@ CSVs. Where the paper states numbers, scripts draw them as reference markers.
 """
 import math
 import os
+import textwrap
 
 import matplotlib
 
@@ -75,16 +76,44 @@ def limits(results_dir):
     return result_files.limits(results_dir)
 
 
-def title(results_dir, paper, experiment):
-    """A figure's title from its experiment's sidecar, as the experiment registered it: "<figure>:
-    <its description up to the first colon>" ("Fig. 3: build rate vs average appearances per key"),
-    so that a title is written once, in the C++ that defines the experiment."""
+def _sidecar(results_dir, paper, experiment):
     try:
-        sidecar = result_files.sidecar(results_dir, paper, experiment)
+        return result_files.sidecar(results_dir, paper, experiment)
     except (OSError, ValueError):
-        return experiment
-    head = sidecar.get("description", "").split(":")[0].strip()
-    return f"{sidecar.get('figure', experiment)}: {head}" if head else sidecar.get("figure", experiment)
+        return {}
+
+
+def first_clause(description):
+    """A description's head: its text up to the first colon outside parentheses (the whole of it
+    when there is none)."""
+    depth = 0
+    for i, c in enumerate(description):
+        if c in "([":
+            depth += 1
+        elif c in ")]":
+            depth = max(0, depth - 1)
+        elif c == ":" and depth == 0:
+            return description[:i].strip()
+    return description.strip()
+
+
+def figure_name(results_dir, paper, experiment):
+    """The paper's figure or section an experiment reproduces, as it registered it ("Fig. 4.4"); the
+    experiment's name when its sidecar does not say."""
+    return _sidecar(results_dir, paper, experiment).get("figure") or experiment
+
+
+def title(results_dir, paper, experiment, aspect=None):
+    """A figure's title from its experiment's sidecar, as the experiment registered it: "<figure>:
+    <its description's head>" ("Fig. 3: build rate vs average appearances per key"), so that a
+    title is written once, in the C++ that defines the experiment (the head is the description up
+    to its first colon: harness/experiment.hpp). `aspect` names which of the experiment's figures
+    this one is, where it draws several ("Fig. 4.4: build and retrieval rates vs N (retrieval)")."""
+    sidecar = _sidecar(results_dir, paper, experiment)
+    figure = sidecar.get("figure") or experiment
+    head = first_clause(sidecar.get("description", ""))
+    text = f"{figure}: {head}" if head else figure
+    return f"{text} ({aspect})" if aspect else text
 
 
 def claim(module, claim_id):
@@ -104,8 +133,9 @@ def claim(module, claim_id):
 
 
 def new_figure(title, xlabel, ylabel, logx=False, logy=False, size=(6.4, 4.2)):
+    """A figure of one axes; a title longer than the figure is wide is wrapped onto more lines."""
     fig, ax = plt.subplots(figsize=size)
-    ax.set_title(title, fontsize=11)
+    ax.set_title(wrapped(title, size[0]), fontsize=11)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     if logx:
@@ -114,6 +144,11 @@ def new_figure(title, xlabel, ylabel, logx=False, logy=False, size=(6.4, 4.2)):
         ax.set_yscale("log")
     ax.grid(True, which="both", alpha=0.3)
     return fig, ax
+
+
+def wrapped(title, width_inches):
+    """A title cut into lines that fit a figure `width_inches` wide (at the titles' 11 points)."""
+    return textwrap.fill(title, width=max(30, int(11.5 * width_inches)), break_on_hyphens=False)
 
 
 def plot_series(ax, rows, metric, x="n", label_of=None, where=None, only=None):

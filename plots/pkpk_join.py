@@ -68,7 +68,7 @@ def plot_profile(results_dir, out):
     if ours:
         import numpy as np
         names = [k for k, _ in ours]
-        fig, ax = hs.new_figure("BSP join per kernel, 1M x 1M (report's nvprof table)", "", "ms (log)", logy=True,
+        fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "profile", "the BSP join"), "", "ms (log)", logy=True,
                                 size=(8.0, 4.4))
         x = np.arange(len(names))
         ax.bar(x - 0.2, [v for _, v in ours], width=0.4, color=hs.COLORS[0], label="measured here")
@@ -83,7 +83,7 @@ def plot_profile(results_dir, out):
     if hashed:
         import numpy as np
         names = [k for k, _ in hashed]
-        fig, ax = hs.new_figure("Hash join (linear probing) per step, 1M x 1M", "", "ms (log)", logy=True)
+        fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "profile", "the hash join"), "", "ms (log)", logy=True)
         x = np.arange(len(names))
         ax.bar(x, [v for _, v in hashed], width=0.5, color=hs.COLORS[2], label="measured here")
         ax.set_xticks(x)
@@ -94,7 +94,7 @@ def plot_profile(results_dir, out):
         import numpy as np
         names = [k for k, _ in crystal]
         dense = dict(kernels_of(rows, "crystal_dense"))
-        fig, ax = hs.new_figure("Crystal's join per step, 1M x 1M (report's Crystal table)", "", "ms (log)", logy=True)
+        fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "profile", "Crystal's join"), "", "ms (log)", logy=True)
         x = np.arange(len(names))
         ax.bar(x - 0.27, [v for _, v in crystal], width=0.27, color=hs.COLORS[3], label=label("crystal"))
         ax.bar(x, [dense.get(k, 0) for k in names], width=0.27, color=hs.COLORS[4], label=label("crystal_dense"))
@@ -112,7 +112,7 @@ def plot_scaling(results_dir, out):
     if not rows:
         return []
     limits = hs.limits(results_dir)
-    fig, ax = hs.new_figure("Pk-Pk join: rows per table vs rate (match rate 0.5)", "rows per table",
+    fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "scaling", "rate"), "rows per table",
                             "G input rows/s", logx=True, logy=True)
     hs.plot_series(ax, rows, "join_rate", label_of=label)
     hs.paper_marker(ax, 1e6, REPORT_ROWS / (REPORT_BSP_TOTAL_MS * 1e-3) / 1e9, "report: BSP kernels, 1M")
@@ -122,7 +122,8 @@ def plot_scaling(results_dir, out):
     if limits.get("copy_gbps"):
         hs.hardware_line(ax, limits["copy_gbps"] / 4, "device copy bandwidth / 4 B per key")
     written = [hs.save(fig, ax, os.path.join(out, "scaling_rate.png"), rows)]
-    fig, ax = hs.new_figure("Pk-Pk join: rows per table vs time", "rows per table", "ms", logx=True, logy=True)
+    fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "scaling", "time"), "rows per table", "ms", logx=True,
+                            logy=True)
     hs.plot_series(ax, rows, "join_time", label_of=label)
     hs.paper_marker(ax, 1e6, REPORT_BSP_TOTAL_MS, "report: BSP kernels, 1M")
     xs, med, _, _ = hs.series(rows, "copy_time", "h2d_pinned")
@@ -130,16 +131,16 @@ def plot_scaling(results_dir, out):
         ax.plot(xs, med, color="black", linestyle="--", marker="x", linewidth=1.0,
                 label="pinned H2D copy of both tables (keys + values)")
     written.append(hs.save(fig, ax, os.path.join(out, "scaling_time.png"), rows))
-    written += plot_memory(rows, out)
+    written += plot_memory(rows, out, hs.title(results_dir, PAPER, "scaling", "peak device memory beyond the inputs"))
     return written
 
 
-def plot_memory(rows, out):
+def plot_memory(rows, out, title):
     """Peak device memory of each join (scratch and output beyond the input tables) per input row."""
     joins = [v for v in hs.variants(rows, "peak_device_bytes")]
     if not joins:
         return []
-    fig, ax = hs.new_figure("Pk-Pk join: peak device memory beyond the inputs", "rows per table",
+    fig, ax = hs.new_figure(title, "rows per table",
                             "bytes per input row", logx=True)
     for i, v in enumerate(joins):
         xs, med, _, _ = hs.series(rows, "peak_device_bytes", v)
@@ -160,7 +161,7 @@ def plot_scaling_kernels(results_dir, out):
     palette = plt.get_cmap("tab20")
     per_size = [dict(kernels_of(rows, "bsp", n=n)) for n in sizes]
     names = [k for k, _ in kernels_of(rows, "bsp", n=sizes[-1])]
-    fig, ax = hs.new_figure("BSP join: share of each kernel vs rows per table", "rows per table",
+    fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "scaling", "the BSP join's kernels"), "rows per table",
                             "share of the kernel time", size=(8.0, 4.4))
     x = np.arange(len(sizes))
     bottom = np.zeros(len(sizes))
@@ -179,11 +180,11 @@ def plot_scaling_kernels(results_dir, out):
     return [path]
 
 
-def plot_sweep(results_dir, out, experiment, xlabel, title, logx=False):
+def plot_sweep(results_dir, out, experiment, xlabel, logx=False):
     rows = hs.load(results_dir, PAPER, experiment)
     if not rows:
         return []
-    fig, ax = hs.new_figure(title, xlabel, "ms", logx=logx, logy=True)
+    fig, ax = hs.new_figure(hs.title(results_dir, PAPER, experiment), xlabel, "ms", logx=logx, logy=True)
     hs.plot_series(ax, rows, "join_time", x="param_value", label_of=label)
     return [hs.save(fig, ax, os.path.join(out, experiment + ".png"), rows)]
 
@@ -192,7 +193,7 @@ def plot_partitions(results_dir, out):
     rows = hs.load(results_dir, PAPER, "partitions")
     if not rows:
         return []
-    fig, ax = hs.new_figure("BSP join vs p (buckets): time and bucket skew", "p", "ms", logx=True)
+    fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "partitions"), "p", "ms", logx=True)
     hs.plot_series(ax, rows, "join_time", x="param_value", label_of=lambda v: "join time")
     twin = ax.twinx()
     xs, med, _, _ = hs.series(rows, "bucket_skew", "bsp", x="param_value")
@@ -208,11 +209,9 @@ def plot(results_dir):
     written += plot_profile(results_dir, out)
     written += plot_scaling(results_dir, out)
     written += plot_scaling_kernels(results_dir, out)
-    written += plot_sweep(results_dir, out, "match_rate", "fraction of S's rows with a partner in R",
-                          "Join time vs match rate")
-    written += plot_sweep(results_dir, out, "key_domain", "key domain", "Join time vs key domain", logx=True)
-    written += plot_sweep(results_dir, out, "unequal_sizes", "|S| / |R| (|R| + |S| fixed)",
-                          "Join time vs unequal table sizes", logx=True)
+    written += plot_sweep(results_dir, out, "match_rate", "fraction of S's rows with a partner in R")
+    written += plot_sweep(results_dir, out, "key_domain", "key domain", logx=True)
+    written += plot_sweep(results_dir, out, "unequal_sizes", "|S| / |R| (|R| + |S| fixed)", logx=True)
     written += plot_partitions(results_dir, out)
     return written
 

@@ -63,20 +63,19 @@ def plot(results_dir):
     rows = hs.load(results_dir, PAPER, "fig3_table_size")
     if rows:
         variants = [v for v in hs.variants(rows, "groupby_time")]
-        fig, ax = hs.new_figure("Fig. 3a: 1M rows, time vs table size", "unique keys", "ms (median)", size=(8, 4.8))
+        fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "fig3_table_size", "3a: time"), "unique keys", "ms (median)", size=(8, 4.8))
         bars(ax, rows, "groupby_time", variants, params(rows))
         written.append(hs.save(fig, ax, os.path.join(out, "fig3a_table_size.png"), rows))
         hashes = [v for v in hs.variants(rows, "probe_steps")]
-        fig, ax = hs.new_figure("Fig. 3b: collisions (probe steps) vs table size", "unique keys", "probe steps",
-                                size=(8, 4.8))
+        fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "fig3_table_size", "3b: probe steps"), "unique keys",
+                                "probe steps", size=(8, 4.8))
         bars(ax, rows, "probe_steps", hashes, params(rows))
         written.append(hs.save(fig, ax, os.path.join(out, "fig3b_collisions.png"), rows))
 
-    for name, keys, fig_name in (("fig4a_rows_100_keys", 100, "Fig. 4a"), ("fig4b_rows_10k_keys", 10000, "Fig. 4b")):
+    for name in ("fig4a_rows_100_keys", "fig4b_rows_10k_keys"):
         rows = hs.load(results_dir, PAPER, name)
         if rows:
-            fig, ax = hs.new_figure(f"{fig_name}: {keys:,} unique keys, 2 key / 3 value columns", "rows", "ms (median)",
-                                    logx=True, logy=True)
+            fig, ax = hs.new_figure(hs.title(results_dir, PAPER, name), "rows", "ms (median)", logx=True, logy=True)
             hs.plot_series(ax, rows, "groupby_time", label_of=label)
             # Section 5: "the CPU implementation [is] faster for data sets with 100k rows or less".
             ax.axvline(1e5, color="black", linestyle=":", linewidth=0.9)
@@ -94,7 +93,7 @@ def plot(results_dir):
             if any(y is not None for y in ys):
                 bars_of[label(v)] = [y or 0 for y in ys]
         n = max(sizes(rows) or [0])
-        fig, ax = hs.new_figure(f"Fig. 5: phases at {n:,.0f} rows, 10K keys", "ms", "")
+        fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "fig5_breakdown", f"{n:,.0f} rows"), "ms", "")
         names = list(bars_of)
         for i, (p, _) in enumerate(phases):
             ax.barh(names, [bars_of[k][i] for k in names], left=[sum(bars_of[k][:i]) for k in names],
@@ -114,7 +113,7 @@ def plot(results_dir):
         # The median, not the mean: a run without an equal pair predicts N = rows (section 3's
         # fallback), which drags the mean far up (cardinality.hpp).
         center = "predicted_median" if value(rows, "predicted_median") is not None else "predicted_mean"
-        fig, ax = hs.new_figure("Section 3: predicted / true cardinality, 20 runs at 1M rows", "unique keys",
+        fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "prediction"), "unique keys",
                                 f"predicted / true ({center[10:]}, min..max)", logx=True, logy=True)
         for i, v in enumerate(("cpu_sampling", "gpu_sampling")):
             xs, ys, lo, hi = [], [], [], []
@@ -137,7 +136,7 @@ def plot(results_dir):
 
     rows = hs.load(results_dir, PAPER, "relaunch")
     if rows:
-        fig, ax = hs.new_figure("Section 3: relaunches from a small initial table (1M rows, 10K keys)",
+        fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "relaunch"),
                                 "initial table size (slots)", "ms (median)", logx=True)
         hs.plot_series(ax, rows, "groupby_time", x="param_value", label_of=lambda v: "time")
         for r in hs.verified(rows):
@@ -150,7 +149,7 @@ def plot(results_dir):
     rows = hs.load(results_dir, PAPER, "relaunch_rate")
     if rows:
         # Section 3's "no relaunch in 20 runs" as a rate: runs that relaunched / runs.
-        fig, ax = hs.new_figure("Section 3: runs that relaunch, 1M rows", "unique keys", "share of runs relaunched",
+        fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "relaunch_rate"), "unique keys", "share of runs relaunched",
                                 logx=True)
         for i, v in enumerate(("gpu_sampling_1pct", "gpu_sampling", "cpu_sampling_1pct", "cpu_sampling")):
             xs, ys, law = [], [], []
@@ -172,7 +171,7 @@ def plot(results_dir):
 
     rows = hs.load(results_dir, PAPER, "sampler_spread")
     if rows:
-        fig, ax = hs.new_figure("Section 3: spread of 200 estimates, 1M rows", "unique keys", "sd of N^ / N",
+        fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "sampler_spread"), "unique keys", "sd of N^ / N",
                                 logx=True, logy=True)
         labels = {"pairs": "10,000 pairs", "triples": "10,000 triples", "pairs_equal_reads": "15,000 pairs (same reads)"}
         for i, v in enumerate(("pairs", "triples", "pairs_equal_reads")):
@@ -189,13 +188,13 @@ def plot(results_dir):
     if rows:
         forms = [v for v in ("shift_subtract", "multiply", "as_compiled") if value(rows, "hashcode_time", v) is not None]
         if forms:
-            fig, ax = hs.new_figure("Section 3: x * 31, 64 Horner steps per row", "", "ms (median)", size=(6.4, 3.6))
+            fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "hashcode_cost"), "", "ms (median)", size=(6.4, 3.6))
             ax.bar(forms, [value(rows, "hashcode_time", v) for v in forms], color=hs.COLORS[:len(forms)])
             written.append(hs.save(fig, ax, os.path.join(out, "hashcode_cost.png"), rows))
 
     rows = hs.load(results_dir, PAPER, "comparators_1col")
     if rows:
-        fig, ax = hs.new_figure("1 key / 1 value column, 10K keys: shared comparators", "rows", "G rows/s", logx=True,
+        fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "comparators_1col"), "rows", "G rows/s", logx=True,
                                 logy=True)
         hs.plot_series(ax, rows, "groupby_rate", label_of=label)
         written.append(hs.save(fig, ax, os.path.join(out, "comparators_1col.png"), rows))

@@ -76,9 +76,9 @@ void run_groupby(PointContext& ctx) {
 
 harness::Experiment groupby() {
   return harness::make_experiment(
-      kPaper, "groupby", "RAPIDS Fig. 4 + EGA's claims side by side",
-      "group-by, one value column, sum: every group-by of the catalogue (RAPIDS, SP-EGA, LPHGA, MP-EGA, sort, hash, "
-      "the CPU's), over the number of groups (10 .. all distinct) and Zipf skew",
+      kPaper, "groupby", "RAPIDS Fig. 4 + EGA's claims",
+      "every group-by side by side: one value column, sum; every group-by of the catalogue (RAPIDS, SP-EGA, LPHGA, "
+      "MP-EGA, sort, hash, the CPU's), over the number of groups (10 .. all distinct) and Zipf skew",
       groupby_variants(), [](const harness::RunOptions& o) { return groupby_plan(o); }, run_groupby);
 }
 

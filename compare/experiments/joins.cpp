@@ -76,9 +76,10 @@ void run_joins(PointContext& ctx) {
 
 harness::Experiment joins() {
   return harness::make_experiment(
-      kPaper, "joins", "Pk-Pk report + HashGraph Fig. 9 side by side",
-      "Pk-Pk join, rows (key, value1, value2) materialised: every join of the catalogue (BSP-sort, the full sort "
-      "joins, the GPU hash join, HashGraph probe-new, the CPU join), over table size and match rate",
+      kPaper, "joins", "Pk-Pk report + HashGraph Fig. 9",
+      "every join side by side: a Pk-Pk join, rows (key, value1, value2) materialised; every join of the catalogue "
+      "(BSP-sort, the full sort joins, the GPU hash join, HashGraph probe-new, the CPU join), over table size and "
+      "match rate",
       join_variants(), [](const harness::RunOptions& o) { return joins_plan(o); }, run_joins);
 }
 

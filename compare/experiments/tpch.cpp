@@ -174,7 +174,8 @@ harness::Experiment tpch() {
   names.insert(names.end(), v.join.begin(), v.join.end());
   return harness::make_experiment(
       kPaper, "tpch", "TPC-H lineitem and orders as real data (issue 17)",
-      "group-by of lineitem by (returnflag, linestatus) (Q1), suppkey, partkey, orderkey, sum/count/min/max of "
+      "group-bys and a join on TPC-H data: group-by of lineitem by (returnflag, linestatus) (Q1), suppkey, partkey, "
+      "orderkey, sum/count/min/max of "
       "quantity and extendedprice, each also on uniform keys of the same cardinality; orders Pk-Pk join lineitem "
       "grouped by orderkey (Q18); SF 1 quick, 10 full",
       names, [v](const harness::RunOptions& o) { return tpch::plan(o, v); }, run_tpch);

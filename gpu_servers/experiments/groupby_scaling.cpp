@@ -179,9 +179,9 @@ void run_servers(PointContext& ctx, const std::string& algorithm, int p, Input& 
 
 harness::Experiment groupby_scaling_experiment() {
   return make_experiment(
-      "gpu_servers", "groupby_scaling", "the group-by across GPU servers: 10^3 to 10^8 groups",
-      "group-by (sum) time and input rows/s of n rows vs the number of groups: each GPU group-by of the catalogue "
-      "on one GPU (_single) and across 2, 4, 8 GPUs (_p<p>: rows hash-partitioned by key, the same group-by on "
+      "gpu_servers", "groupby_scaling", "the group-by across GPU servers (10^3 to 10^8 groups)",
+      "group-by time vs the number of groups: the time (sum) and input rows/s of n rows; each GPU group-by of the "
+      "catalogue on one GPU (_single) and across 2, 4, 8 GPUs (_p<p>: rows hash-partitioned by key, the same group-by on "
       "each server's share; with few groups a local pre-aggregation first, the RAPIDS estimator deciding: "
       "pre_aggregated); every answer checked against the oracle of the whole input",
       groupby_variants(),

@@ -9,8 +9,8 @@
 namespace hashlab::gpu_servers {
 harness::Experiment load_experiment() {
   return make_experiment(
-      "gpu_servers", "load", "the MPC model's load bound: the fullest server over N/p",
-      "the fullest server's rows over N/p (load_ratio: median, min and max over 5 sampling seeds, 10 full) for "
+      "gpu_servers", "load", "the MPC model's load bound",
+      "the fullest server over N/p: the fullest server's rows over N/p (load_ratio: median, min and max over 5 sampling seeds, 10 full) for "
       "p = 2, 4, 8 GPUs, two tables of n rows each; sampled splitters (the report's log2(p) samples per tile) vs "
       "hash partitioning, on uniform keys, sequential keys (server d holds one key range) and keys clustered in "
       "four narrow ranges (shuffled)",

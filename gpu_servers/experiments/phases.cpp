@@ -51,8 +51,8 @@ std::vector<PhaseTime> combine(const std::vector<std::vector<PhaseTime>>& outer,
 
 harness::Experiment phases_experiment() {
   return make_experiment(
-      "gpu_servers", "phases", "the report's GPU servers (MPC model): time per phase",
-      "time of each phase (sample, splitters, partition, all_to_all, local_sort, join; the slowest server's) of the "
+      "gpu_servers", "phases", "the report's GPU servers (MPC model)",
+      "time per phase: the time of each phase (sample, splitters, partition, all_to_all, local_sort, join; the slowest server's) of the "
       "three joins across p = 1, 2, 4, 8 GPUs at n rows per table per GPU, beside the all-to-all limit: the same "
       "group's NCCL all-to-all of the same bytes per GPU (all_to_all_limit_rate, GB/s per GPU to the others)",
       servers_variants(),

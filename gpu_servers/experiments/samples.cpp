@@ -9,8 +9,8 @@ namespace hashlab::gpu_servers {
 
 harness::Experiment samples_experiment() {
   return make_experiment(
-      "gpu_servers", "samples", "the MPC model's load bound: how many samples it takes",
-      "the fullest server's rows over N/p on uniform keys at p = 4 GPUs vs the samples each server draws (one "
+      "gpu_servers", "samples", "the MPC model's load bound",
+      "how many samples it takes: the fullest server's rows over N/p on uniform keys at p = 4 GPUs vs the samples each server draws (one "
       "from each of that many equal runs of its rows; median, min and max over 5 seeds, 10 full); variant "
       "report_rule: the report's log2(p) samples per tile of 4096",
       {"sampled_uniform", "report_rule"},

@@ -6,8 +6,8 @@ namespace hashlab::gpu_servers {
 
 harness::Experiment strong_scaling_experiment() {
   return make_experiment(
-      "gpu_servers", "strong_scaling", "the report's GPU servers (MPC model): strong scaling, tables fixed",
-      "join time and input rows/s vs GPUs (p = 1, 2, 4, 8) for two tables of n rows each (match rate 0.5), the "
+      "gpu_servers", "strong_scaling", "the report's GPU servers (MPC model)",
+      "strong scaling, tables fixed: join time and input rows/s vs GPUs (p = 1, 2, 4, 8) for two tables of n rows each (match rate 0.5), the "
       "same three joins as weak_scaling",
       servers_variants(),
       [](const RunOptions& o, const Variants& v) {

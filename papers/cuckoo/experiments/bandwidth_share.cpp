@@ -84,8 +84,8 @@ void run_bandwidth_share(PointContext& ctx) {
 harness::Experiment bandwidth_share_experiment() {
   harness::Experiment e = make_experiment(
       "cuckoo", "bandwidth_share", "Section 4.5.3 (bandwidth shares)",
-      "the share of the DRAM pin bandwidth the cuckoo build (1.25N, 4 functions) and the radix sort sustain, from "
-      "their rates and the bytes they move, at 32M pairs (128M full)",
+      "share of the DRAM pin bandwidth: what the cuckoo build (1.25N, 4 functions) and the radix sort sustain, "
+      "from their rates and the bytes they move, at 32M pairs (128M full)",
       {"cuckoo_1.25N", "radix_sort"},
       [](const RunOptions& o, const Variants& v) { return sweep(v, {o.pick_size(k32M, 1u << 27)}); },
       run_bandwidth_share);

@@ -29,7 +29,7 @@ void run_block_size(PointContext& ctx) {
 
 harness::Experiment block_size_experiment() {
   return make_experiment(
-      "cuckoo", "block_size", "Section 4.3.1.2 (block size)", "construction rate vs threads per block, 1.25N, 4 functions",
+      "cuckoo", "block_size", "Section 4.3.1.2 (block size)", "construction rate vs threads per block: 1.25N, 4 functions",
       {"cuckoo"},
       [](const RunOptions& o, const Variants& v) {
         return sweep(v, {o.pick_size(1u << 24, k32M)}, "block_size", {32, 64, 128, 256, 512, 1024});

@@ -58,7 +58,7 @@ void run_failed_queries(PointContext& ctx) {
 harness::Experiment failed_queries_experiment() {
   return make_experiment(
       "cuckoo", "failed_queries", "Section 4.5.1 (failed queries)",
-      "retrieval time of 10M queries into a 10M-item table vs fraction of absent queries, 4 and 3 functions",
+      "retrieval time vs fraction of absent queries: 10M queries into a 10M-item table, 4 and 3 functions",
       {"cuckoo_4fn", "cuckoo_3fn"},
       [](const RunOptions& o, const Variants& v) {
         const std::vector<double> quick = {0, 0.25, 0.5, 0.75, 1.0};

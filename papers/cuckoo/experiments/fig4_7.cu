@@ -114,7 +114,8 @@ void run_fig4_7(PointContext& ctx) {
 harness::Experiment fig4_7_experiment() {
   harness::Experiment e = make_experiment(
       "cuckoo", "fig4_7", "Fig. 4.7 (right)",
-      "construction rate vs table size 1.05N..5N (4 functions) beside the cost model -m ln(1-N/m) T_unc + (m+N) T_coal",
+      "construction rate vs space: table size 1.05N..5N (4 functions) beside the cost model -m ln(1-N/m) T_unc + "
+      "(m+N) T_coal",
       {"cuckoo"},
       [](const RunOptions& o, const Variants& v) {
         const std::vector<double> quick = {1.05, 1.1, 1.25, 1.42, 1.75, 2, 3, 4, 4.5, 5};

@@ -125,8 +125,8 @@ void run_fig4_7_left(PointContext& ctx) {
 harness::Experiment fig4_7_left_experiment() {
   return make_experiment(
       "cuckoo", "fig4_7_left", "Fig. 4.7 (left)",
-      "random updates (thread k updates entry k * stride mod N) of a 512 MB array: atomicExch, atomicCAS and non-atomic, "
-      "64 and 32 bit; atomicExch with 100, 1000, 3000 dependent arithmetic instructions per update",
+      "random updates into a 512 MB array: thread k updates entry k * stride mod N; atomicExch, atomicCAS and "
+      "non-atomic, 64 and 32 bit; atomicExch with 100, 1000, 3000 dependent arithmetic instructions per update",
       {"atomic_exch_64", "atomic_cas_64", "nonatomic_64", "atomic_exch_32", "nonatomic_32"},
       [](const RunOptions& o, const Variants& v) {
         // Every variant updates the same 512 MB: twice as many 32-bit entries as 64-bit ones.

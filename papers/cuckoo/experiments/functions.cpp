@@ -54,7 +54,7 @@ void run_functions(PointContext& ctx) {
 harness::Experiment functions_experiment() {
   return make_experiment(
       "cuckoo", "functions", "Section 4.3.1.1 (number of hash functions)",
-      "build, retrieval and absent-key retrieval vs number of hash functions: 3..5 at 1.25N, 2..5 at 2.5N",
+      "time vs number of hash functions: build, retrieval and absent-key retrieval; 3..5 at 1.25N, 2..5 at 2.5N",
       {"cuckoo_1.25N", "cuckoo_2.5N"},
       [](const RunOptions& o) {
         const std::uint64_t n = o.pick_size(1u << 24, k32M);

@@ -164,8 +164,8 @@ void run_hash_family(PointContext& ctx) {
 harness::Experiment hash_family_experiment() {
   return make_experiment(
       "cuckoo", "hash_family", "Section 4.3.1.1 (XOR vs multiplication)",
-      "failed attempts and exchanges per pair of the multiply and XOR hash families on random, sequential, "
-      "voxel-surface and voxel-ball keys, 1M pairs, 1.25N, 4 functions, 7 lg N, 100 attempts (400 full)",
+      "multiply vs XOR hash by dataset: failed attempts and exchanges per pair of the two hash families on random, "
+      "sequential, voxel-surface and voxel-ball keys, 1M pairs, 1.25N, 4 functions, 7 lg N, 100 attempts (400 full)",
       {"multiply", "xor"},
       [](const RunOptions& o, const Variants& v) {
         std::vector<std::string> datasets;  // a named axis: the CSVs name each dataset

@@ -24,8 +24,9 @@ void run_min_space(PointContext& ctx) {
 harness::Experiment min_space_experiment() {
   return make_experiment(
       "cuckoo", "min_space", "Section 4.3.1.1 (smallest practical table)",
-      "failed-attempt fraction vs table size for 2..5 functions, each over its own range around the chapter's "
-      "~2.1N, 1.1N, 1.03N, 1.02N, with 7 lg N (kK) and 500 lg N (kK_long); practical = at most half the attempts fail",
+      "failed attempts vs table size: the failed-attempt fraction for 2..5 functions, each over its own range around "
+      "the chapter's ~2.1N, 1.1N, 1.03N, 1.02N, with 7 lg N (kK) and 500 lg N (kK_long); practical = at most half "
+      "the attempts fail",
       {"k2", "k3", "k4", "k5", "k2_long", "k3_long", "k4_long", "k5_long"},
       [](const RunOptions& o) {
         const std::uint64_t n = o.pick_size(k1M, 1u << 22);

@@ -63,8 +63,8 @@ void run_query_order(PointContext& ctx) {
 harness::Experiment query_order_experiment() {
   return make_experiment(
       "cuckoo", "query_order", "Sections 4.5.1, 4.5.4 (sorted queries)",
-      "retrieval of every inserted key in random order (0) and in ascending order (1): cuckoo (1.25N, 4 functions) "
-      "vs sorted array",
+      "sorted vs random query order: retrieval of every inserted key in random order (0) and in ascending order "
+      "(1), cuckoo (1.25N, 4 functions) vs sorted array",
       {"cuckoo", "sorted_array"},
       [](const RunOptions& o, const Variants& v) {
         return sweep(v, o.pick_sizes({k1M, k32M}, {k1M, k32M, 1u << 27}), "sorted_queries", {0, 1});

@@ -17,7 +17,7 @@ void run_restart_rate(PointContext& ctx) {
 harness::Experiment restart_rate_experiment() {
   return make_experiment(
       "cuckoo", "restart_rate", "Section 4.3.1.1 (restart rate)",
-      "fraction of failed build attempts at 32M pairs, 4 functions, 7 lg N, 2000 attempts (5000 full; chapter: "
+      "fraction of failed build attempts: 32M pairs, 4 functions, 7 lg N, 2000 attempts (5000 full; chapter: "
       "0.56% at 1.25N)",
       {"cuckoo_4fn"},
       [](const RunOptions& o, const Variants& v) { return sweep(v, {o.pick_size(k32M, k32M)}, "space_factor", {1.25}); },

@@ -73,8 +73,9 @@ void run_short_circuit(PointContext& ctx) {
 harness::Experiment short_circuit_experiment() {
   return make_experiment(
       "cuckoo", "short_circuit", "Section 4.3.1.2 (Listing 4.1's short-circuit)",
-      "failed single attempts with the fix (skip repeated slots) and with Listing 4.1's short-circuit, the same "
-      "constants for both, 1.25N, 4 functions, 7 lg N: 20000 attempts up to 4096 items, 128000 at 1M (twice full)",
+      "failed attempts, the short-circuit vs the fix: single attempts with the fix (skip repeated slots) and with "
+      "Listing 4.1's short-circuit, the same constants for both, 1.25N, 4 functions, 7 lg N; 20000 attempts up to "
+      "4096 items, 128000 at 1M (twice full)",
       {"cuckoo_4fn"},
       [](const RunOptions& o, const Variants& v) {
         return sweep(v, o.pick_sizes({128, 256, 512, 4096, k1M}, {64, 128, 256, 512, 1024, 4096, 65536, k1M}));

@@ -21,9 +21,10 @@ void run_mp_feedback(PointContext& ctx) {
 
 harness::Experiment mp_feedback() {
   return make_experiment(
-      "ega", "mp_feedback", "4.2.2 (feedback load): oversize partitions by feedback load vs on the CPU",
-      "MP-EGA, budget = data / 8, 1M groups, 16 fixed partitions (each larger than a stream's buffers): feedback "
-      "load, or the oversize partitions on the CPU; and the multi-threaded CPU baseline on the whole input",
+      "ega", "mp_feedback", "4.2.2 (feedback load)",
+      "oversize partitions by feedback load vs on the CPU: MP-EGA, budget = data / 8, 1M groups, 16 fixed "
+      "partitions (each larger than a stream's buffers), by feedback load or on the CPU; and the multi-threaded CPU "
+      "baseline on the whole input",
       {"feedback_load", "cpu_fallback", "cpu"},
       [](const RunOptions& o, const Variants& v) { return sweep(v, {mp_ablation_n(o)}); },
       run_mp_feedback);

@@ -31,9 +31,10 @@ void run_mp_feedback_rounds(PointContext& ctx) {
 harness::Experiment mp_feedback_rounds() {
   return make_experiment(
       "ega", "mp_feedback_rounds",
-      "4.2.2 (alpha_min / alpha_max): rounds of at least alpha_min L pairs vs loading only the free slots",
-      "MP-EGA, budget = data / 8, 16 fixed partitions of about 0.9 L groups each: the feedback load (alpha_min = "
-      "0.2, alpha_max = 0.8) vs the free-space load (each round as many pairs as the table has free slots)",
+      "4.2.2 (alpha_min / alpha_max)",
+      "rounds of at least alpha_min L pairs vs loading only the free slots: MP-EGA, budget = data / 8, 16 fixed "
+      "partitions of about 0.9 L groups each; the feedback load (alpha_min = 0.2, alpha_max = 0.8) vs the "
+      "free-space load (each round as many pairs as the table has free slots)",
       {"alpha_load", "free_space_load"},
       [](const RunOptions& o, const Variants& v) { return sweep(v, {mp_ablation_n(o)}); },
       run_mp_feedback_rounds);

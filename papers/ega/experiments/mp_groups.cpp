@@ -13,8 +13,9 @@ void run_mp_groups(PointContext& ctx) {
 
 harness::Experiment mp_groups() {
   return make_experiment(
-      "ega", "mp_groups", "Abstract: MP-EGA vs CPU group-by, over the number of groups",
-      "MP-EGA (budget = data / 8, or --gpu-mem-budget) vs the multi-threaded CPU group-by, uniform keys, sum",
+      "ega", "mp_groups", "Abstract (MP-EGA over the number of groups)",
+      "MP-EGA vs the CPU group-by by groups: MP-EGA (budget = data / 8, or --gpu-mem-budget) vs the multi-threaded "
+      "CPU group-by, uniform keys, sum",
       {"mp_ega", "cpu"},
       [](const RunOptions& o, const Variants& v) {
         return sweep(v, {mp_ablation_n(o)}, "groups",

@@ -15,8 +15,9 @@ void run_mp_merge(PointContext& ctx) {
 
 harness::Experiment mp_merge() {
   return make_experiment(
-      "ega", "mp_merge", "4.2.3 (Algorithm 1): greedy merge of small partitions on/off",
-      "MP-EGA, budget = data / 8, 1M groups, with and without Algorithm 1", {"merge_on", "merge_off"},
+      "ega", "mp_merge", "4.2.3 (Algorithm 1)",
+      "greedy merge of small partitions on and off: MP-EGA, budget = data / 8, 1M groups, with and without "
+      "Algorithm 1", {"merge_on", "merge_off"},
       [](const RunOptions& o, const Variants& v) { return sweep(v, {mp_ablation_n(o)}); },
       run_mp_merge);
 }

@@ -23,9 +23,9 @@ harness::Experiment mp_merge_copy() {
                                         to_string(MergeCopy::kHostAndGather), to_string(MergeCopy::kPieceCopies)};
   return make_experiment(
       "ega", "mp_merge_copy",
-      "4.2.5 (merge on the CPU before the copy, against T copies per partition): host copy vs a gather on the GPU vs "
-      "both vs T copies",
-      "MP-EGA, budget = data / 8, 1M groups: merged partitions copied together on the CPU (the paper), gathered "
+      "4.2.5 (merge on the CPU before the copy)",
+      "host copy vs gather vs both vs T copies per partition: MP-EGA, budget = data / 8, 1M groups; "
+      "merged partitions copied together on the CPU (the paper), gathered "
       "from the tiles' pinned output by a kernel, or both at once (ours), or copied piece by piece (T copies per "
       "partition, the alternative the paper rejects); s = 1..4 streams",
       merge_copy_variants,

@@ -18,9 +18,9 @@ void run_mp_partitions(PointContext& ctx) {
 
 harness::Experiment mp_partitions() {
   return make_experiment(
-      "ega", "mp_partitions", "4.2.1 (Theorem 1): partition count from Theorem 1 vs fixed counts",
-      "MP-EGA, budget = data / 8, 1M groups: Theorem 1's P (n = the rows, MP-EGA's default; n = the true 1M "
-      "groups) vs fixed P", {"theorem1", "theorem1_true_groups", "fixed"},
+      "ega", "mp_partitions", "4.2.1 (Theorem 1)",
+      "partition count from Theorem 1 vs fixed counts: MP-EGA, budget = data / 8, 1M groups; Theorem 1's P (n = "
+      "the rows, MP-EGA's default; n = the true 1M groups) vs fixed P", {"theorem1", "theorem1_true_groups", "fixed"},
       [](const RunOptions& o) {
         auto points = sweep({"fixed"}, {mp_ablation_n(o)}, "partitions",
                             o.full() ? std::vector<double>{8, 64, 512, 4096} : std::vector<double>{8, 512, 4096});

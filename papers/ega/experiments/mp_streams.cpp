@@ -15,8 +15,8 @@ void run_mp_streams(PointContext& ctx) {
 
 harness::Experiment mp_streams() {
   return make_experiment(
-      "ega", "mp_streams", "4.2.4 (multi-stream copy hiding): MP-EGA vs number of streams s",
-      "MP-EGA, budget = data / 8, 1M groups, s = 1..8 streams", {"mp_ega"},
+      "ega", "mp_streams", "4.2.4 (multi-stream copy hiding)",
+      "MP-EGA vs the number of streams s: budget = data / 8, 1M groups, s = 1..8 streams", {"mp_ega"},
       [](const RunOptions& o, const Variants& v) { return sweep(v, {mp_ablation_n(o)}, "streams", {1, 2, 4, 8}); },
       run_mp_streams);
 }

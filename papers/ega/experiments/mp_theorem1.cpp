@@ -62,8 +62,9 @@ void run_mp_theorem1(PointContext& ctx) {
 
 harness::Experiment mp_theorem1() {
   return make_experiment(
-      "ega", "mp_theorem1", "4.2.1 (Theorem 1): how often a partition gets k or more groups, with n = the true groups",
-      "n = 1M groups (the MP-EGA experiments'), k = alpha_max L (budget data / 8, the ablations' rows), P from "
+      "ega", "mp_theorem1", "4.2.1 (Theorem 1)",
+      "how often a partition gets k or more groups, with n = the true groups: n = 1M groups (the MP-EGA "
+      "experiments'), k = alpha_max L (budget data / 8, the ablations' rows), P from "
       "Theorem 1 at p = 1e-5; 4 / p throws of the groups into P partitions by MP-EGA's partition hash (a seed per "
       "throw) on the GPU",
       {"balls_into_bins"},

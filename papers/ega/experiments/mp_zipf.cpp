@@ -14,8 +14,9 @@ void run_mp_zipf(PointContext& ctx) {
 
 harness::Experiment mp_zipf() {
   return make_experiment(
-      "ega", "mp_zipf", "Abstract: MP-EGA vs CPU group-by, skewed keys",
-      "MP-EGA (budget = data / 8, or --gpu-mem-budget) vs the multi-threaded CPU group-by, Zipf keys over 1M candidates",
+      "ega", "mp_zipf", "Abstract (MP-EGA, skewed keys)",
+      "MP-EGA vs the CPU group-by on Zipf keys: MP-EGA (budget = data / 8, or --gpu-mem-budget) vs the "
+      "multi-threaded CPU group-by, Zipf keys over 1M candidates",
       {"mp_ega", "cpu"},
       [](const RunOptions& o, const Variants& v) {
         return sweep(v, {mp_ablation_n(o)}, "zipf_exponent",

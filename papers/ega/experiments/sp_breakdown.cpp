@@ -62,8 +62,9 @@ void run_sp_breakdown(PointContext& ctx) {
 
 harness::Experiment sp_breakdown() {
   return make_experiment(
-      "ega", "sp_breakdown", "Fig. 2 (SP-EGA's five phases): time per phase",
-      "device time of each phase of SP-EGA (5) and LPHGA (3: aggregate, scan, collect), uniform keys, L = n",
+      "ega", "sp_breakdown", "Fig. 2 (SP-EGA's five phases)",
+      "time per phase: the device time of each phase of SP-EGA (5) and LPHGA (3: aggregate, scan, collect), "
+      "uniform keys, L = n",
       {"sp_ega", "lphga"},
       [](const RunOptions& o, const Variants& v) {
         return sweep(v, {sp_n(o)}, "load_factor", {0.5, 0.9, 0.99});

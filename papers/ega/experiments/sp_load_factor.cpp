@@ -19,8 +19,8 @@ void run_sp_load_factor(PointContext& ctx) {
 
 harness::Experiment sp_load_factor() {
   return make_experiment(
-      "ega", "sp_load_factor", "Abstract: SP-EGA 1.16-5.39x over hash-based at load factor > 0.90; 1.30-2.48x over sort",
-      "SP-EGA vs LPHGA vs sort-based, sum, uniform keys, groups = load factor x L, L = n", sp_variants(),
+      "ega", "sp_load_factor", "Abstract (load factor above 0.90)",
+      "SP-EGA vs LPHGA vs sort-based by load factor: sum, uniform keys, groups = load factor x L, L = n", sp_variants(),
       [](const RunOptions& o, const Variants& v) {
         return sweep(v, {sp_n(o)}, "load_factor",
                      o.full() ? std::vector<double>{0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99}

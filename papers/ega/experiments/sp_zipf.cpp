@@ -20,8 +20,8 @@ void run_sp_zipf(PointContext& ctx) {
 
 harness::Experiment sp_zipf() {
   return make_experiment(
-      "ega", "sp_zipf", "Motivation/skew: SP-EGA vs LPHGA vs sort on Zipf keys",
-      "SP-EGA vs LPHGA vs sort-based, sum, Zipf keys over n/4 candidates, L = n", sp_variants(),
+      "ega", "sp_zipf", "Motivation (skew)",
+      "SP-EGA vs LPHGA vs sort-based on Zipf keys: sum, Zipf keys over n/4 candidates, L = n", sp_variants(),
       [](const RunOptions& o, const Variants& v) {
         return sweep(v, {sp_n(o)}, "zipf_exponent",
                      o.full() ? std::vector<double>{0.0, 0.5, 0.8, 1.0, 1.2, 1.5} : std::vector<double>{0.5, 1.0, 1.5});

@@ -32,7 +32,7 @@ void run_fig4(PointContext& ctx) {
 
 harness::Experiment fig4_experiment() {
   return make_experiment(
-      kPaper, "fig4", "Fig. 4", "V2 build rate vs average appearances, one line per bin count, inputs 2M, 8M, 32M", {},
+      kPaper, "fig4", "Fig. 4", "V2 build rate vs average appearances by bin count: one line per bin count, inputs 2M, 8M, 32M", {},
       [](const RunOptions& o) {
         std::vector<std::string> variants;
         for (auto b : o.full() ? kBins : kQuickBins) variants.push_back(bins_variant(b));

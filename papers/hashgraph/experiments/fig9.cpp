@@ -42,7 +42,8 @@ void run_fig9(PointContext& ctx) {
 
 harness::Experiment fig9_experiment() {
   return make_experiment(
-      kPaper, "fig9", "Fig. 9", "join (build + probe-new, count) of two random inputs vs the multi-core CPU hash join (MC-Hash stand-in); rate counts both inputs",
+      kPaper, "fig9", "Fig. 9", "join rate vs average appearances: build + probe-new (count) of two random inputs vs the multi-core CPU hash join "
+      "(MC-Hash stand-in); the rate counts both inputs",
       {"hashgraph", "cpu_join"},
       [](const RunOptions& o, const Variants& v) {
         return sweep(v, {o.pick_size(kPaperN, kPaperN)}, "multiplicity",

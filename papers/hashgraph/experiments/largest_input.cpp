@@ -57,7 +57,7 @@ void run_largest(PointContext& ctx) {
 
 harness::Experiment largest_input_experiment() {
   return make_experiment(
-      kPaper, "largest_input", "Section 4", "the largest sequence input V2 builds on this GPU (load 1), its rate; the table checked whole on the device",
+      kPaper, "largest_input", "Section 4", "the largest input V2 builds on this GPU: a sequence (load 1), its rate; the table checked whole on the device",
       {"v2"},
       [](const RunOptions& o, const Variants& v) {
         if (!o.sizes.empty()) return sweep(v, {o.sizes.front()}, "", {0});

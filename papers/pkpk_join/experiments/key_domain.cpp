@@ -12,8 +12,8 @@ namespace hashlab::pkpk::experiments {
 
 harness::Experiment key_domain_experiment() {
   return make_experiment(
-      "pkpk_join", "key_domain", "sweep: key domain (the report's key mod 10^8)",
-      "join time vs the key domain, from dense (just enough keys) to 2^32 - 1; Crystal's join, whose table takes "
+      "pkpk_join", "key_domain", "a sweep of ours (the report's keys lie below 10^8)",
+      "join time vs the key domain: from dense (just enough keys) to 2^32 - 1; Crystal's join, whose table takes "
       "one slot per key of R's range, up to its premise's 2^31 - 1 slots",
       key_domain_variants(),
       [](const RunOptions& o, const Variants& v) {

@@ -11,8 +11,8 @@ namespace hashlab::pkpk::experiments {
 
 harness::Experiment partitions_experiment() {
   return make_experiment(
-      "pkpk_join", "partitions", "sweep: p, the number of buckets (p - 1 splitters, log2(p) samples per block)",
-      "BSP join time and bucket skew (max / mean bucket) vs p", {"bsp"},
+      "pkpk_join", "partitions", "a sweep of ours (p - 1 splitters, log2(p) samples per block)",
+      "BSP join time and bucket skew vs p: the skew is the largest bucket over the mean", {"bsp"},
       [](const RunOptions& o, const Variants& v) {
         return sweep(v, {o.pick_size(10000000, 50000000)}, "partitions", {16, 64, 256, 1024, 4096, 8192});
       },

@@ -9,8 +9,8 @@ namespace hashlab::pkpk::experiments {
 
 harness::Experiment scaling_experiment() {
   return make_experiment(
-      "pkpk_join", "scaling", "Future Work 3 (large datasets): 1M x 1M to 100M+ x 100M+",
-      "join time and rate vs rows per table (match rate 0.5): BSP (and atomic scatter) vs full sort (and bare "
+      "pkpk_join", "scaling", "Future Work 3 (large datasets, 1M x 1M to 100M+ x 100M+)",
+      "join time and rate vs rows per table: match rate 0.5; BSP (and atomic scatter) vs full sort (and bare "
       "keys + hmaps) vs hash join vs Crystal's join vs CPU; time per kernel and peak device memory of the GPU "
       "joins and the pinned host-to-device copy of both tables at every size",
       all_variants(),

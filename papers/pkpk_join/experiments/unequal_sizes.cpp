@@ -9,8 +9,8 @@ namespace hashlab::pkpk::experiments {
 
 harness::Experiment unequal_sizes_experiment() {
   return make_experiment(
-      "pkpk_join", "unequal_sizes", "sweep: unequal table sizes (the report joins equal sizes)",
-      "join time vs |S| / |R| at a fixed |R| + |S| = 2n; half of R's keys find a partner", gpu_variants(),
+      "pkpk_join", "unequal_sizes", "a sweep of ours (the report joins equal sizes)",
+      "join time vs |S| / |R|: at a fixed |R| + |S| = 2n; half of R's keys find a partner", gpu_variants(),
       [](const RunOptions& o, const Variants& v) {
         return sweep(v, {o.pick_size(10000000, 50000000)}, "size_ratio", {1, 3, 9, 99});
       },

@@ -40,7 +40,7 @@ void run_comparators(PointContext& ctx) {
 harness::Experiment comparators_1col() {
   return make_experiment(
       "rapids_groupby", "comparators_1col", "comparators",
-      "1 key / 1 value column (sum), 10K keys: the shared CPU and GPU baselines",
+      "the shared CPU and GPU baselines: 1 key / 1 value column (sum), 10K keys",
       {"hash_gpu_sampling", "sort_thrust", "sort_cub", "cpu_stl", "cpu_parallel"},
       [](const RunOptions& o, const Variants& v) {
         return sweep(v, o.pick_sizes({1000000, 10000000}, {1000000, 10000000, 100000000}));

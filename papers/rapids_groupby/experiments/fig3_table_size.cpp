@@ -20,7 +20,8 @@ void run_fig3(PointContext& ctx) {
 harness::Experiment fig3_table_size() {
   return make_experiment(
       "rapids_groupby", "fig3_table_size", "Fig. 3a/3b",
-      "1M rows, table 1x..4x the unique keys vs predicted, beside CPU and sort-based; probe steps per size",
+      "time and collisions vs table size: 1M rows, table 1x..4x the unique keys vs predicted, beside CPU and "
+      "sort-based; probe steps per size",
       {"cpu_stl", "sort_thrust", "hash_1x", "hash_1.3x", "hash_2x", "hash_2.6x", "hash_4x", "hash_gpu_sampling"},
       [](const RunOptions& o, const Variants& v) {
         return sweep(v, {o.pick_size(1000000, 1000000)}, "unique_keys", std::vector<double>{100, 1000, 10000, 100000});

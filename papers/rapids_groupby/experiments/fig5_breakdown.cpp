@@ -100,8 +100,8 @@ void run_fig5(PointContext& ctx) {
 harness::Experiment fig5_breakdown() {
   return make_experiment(
       "rapids_groupby", "fig5_breakdown", "Fig. 5",
-      "phases at 100M rows, 10K keys, 2 key / 3 value columns; whole group-by (with and without the copies) vs "
-      "sort-based; a histogram of the whole input as the prediction",
+      "time of each phase: 100M rows, 10K keys, 2 key / 3 value columns; whole group-by (with and without the "
+      "copies) vs sort-based; a histogram of the whole input as the prediction",
       {"hash_gpu_sampling", "hash_cpu_sampling", "sort_thrust", "histogram_prediction"},
       [](const RunOptions& o, const Variants& v) { return sweep(v, {o.pick_size(100000000, 100000000)}); }, run_fig5);
 }

@@ -50,9 +50,9 @@ void run_hashcode_cost(PointContext& ctx) {
 harness::Experiment hashcode_cost() {
   return make_experiment(
       "rapids_groupby", "hashcode_cost", "Section 3 (x * 31)",
-      "16M rows, 2 key columns: 32 chained hashcodes per row, x * 31 as a shift and a subtraction or a "
-      "multiplication, each with the constants (the paper's two forms: as_compiled, multiply_constant) or with "
-      "run-time operands (shift_subtract, multiply)",
+      "x * 31 as a shift and a subtraction or a multiplication: 16M rows, 2 key columns, 32 chained hashcodes per "
+      "row, each form with the constants (the paper's two forms: as_compiled, multiply_constant) or with run-time "
+      "operands (shift_subtract, multiply)",
       {"shift_subtract", "multiply", "as_compiled", "multiply_constant"},
       [](const RunOptions& o, const Variants& v) { return sweep(v, {o.pick_size(1u << 24, 1u << 24)}); }, run_hashcode_cost);
 }

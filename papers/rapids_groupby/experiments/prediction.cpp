@@ -62,7 +62,7 @@ void run_prediction(PointContext& ctx) {
 harness::Experiment prediction() {
   return make_experiment(
       "rapids_groupby", "prediction", "Section 3 (prediction)",
-      "20 runs at 1M rows per unique-key count: predicted vs true cardinality, relaunches", {"cpu_sampling", "gpu_sampling"},
+      "predicted vs true cardinality: 20 runs at 1M rows per unique-key count, relaunches", {"cpu_sampling", "gpu_sampling"},
       [](const RunOptions& o, const Variants& v) {
         return sweep(v, {o.pick_size(1000000, 1000000)}, "unique_keys", {10, 100, 1000, 10000});
       },

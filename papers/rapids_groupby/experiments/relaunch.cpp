@@ -24,7 +24,7 @@ void run_relaunch(PointContext& ctx) {
 
 harness::Experiment relaunch() {
   return make_experiment(
-      "rapids_groupby", "relaunch", "Section 3 (relaunch)", "1M rows, 10K keys from tiny initial tables: relaunch count and cost",
+      "rapids_groupby", "relaunch", "Section 3 (relaunch)", "relaunches from a small initial table: 1M rows, 10K keys from tiny initial tables, relaunch count and cost",
       {"hash_fixed_start"},
       [](const RunOptions& o, const Variants& v) {
         return sweep(v, {o.pick_size(1000000, 1000000)}, "initial_table_size", {1, 100, 1000, 10000, 26000});

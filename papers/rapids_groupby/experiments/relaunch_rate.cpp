@@ -77,7 +77,7 @@ void run_relaunch_rate(PointContext& ctx) {
 harness::Experiment relaunch_rate() {
   return make_experiment(
       "rapids_groupby", "relaunch_rate", "Section 3 (no relaunch in 20 runs)",
-      "1M rows: runs that relaunch, at the report's 1% sample and at our floors; 1000 runs at 10K keys, 100 at 10..1K",
+      "runs that relaunch: 1M rows, at the report's 1% sample and at our floors; 1000 runs at 10K keys, 100 at 10..1K",
       {"gpu_sampling_1pct", "gpu_sampling", "cpu_sampling_1pct", "cpu_sampling"},
       [](const RunOptions& o, const Variants& v) {
         return sweep(v, {o.pick_size(1000000, 1000000)}, "unique_keys", {10, 100, 1000, 10000});

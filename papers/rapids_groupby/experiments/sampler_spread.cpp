@@ -70,7 +70,7 @@ void run_sampler_spread(PointContext& ctx) {
 harness::Experiment sampler_spread() {
   return make_experiment(
       "rapids_groupby", "sampler_spread", "Section 3 (triples vs pairs)",
-      "1M rows: spread of 200 estimates from 10,000 pairs, 10,000 triples and 15,000 pairs (the triples' row reads)",
+      "spread of 200 estimates: 1M rows, from 10,000 pairs, 10,000 triples and 15,000 pairs (the triples' row reads)",
       {"pairs", "triples", "pairs_equal_reads"},
       [](const RunOptions& o, const Variants& v) {
         return sweep(v, {o.pick_size(1000000, 1000000)}, "unique_keys", {10, 100, 1000, 10000});

@@ -241,8 +241,11 @@ class PointContext {
 struct Experiment {
   std::string paper;          // module name: "cuckoo", "hashgraph", ..., "compare"
   std::string name;           // e.g. "fig4_4"
-  std::string figure;         // what it reproduces, in the paper's words: "Fig. 4.4"
-  std::string description;    // one line
+  // What it reproduces, in the paper's words ("Fig. 4.4", "Section 4.5.1 (failed queries)"), and one
+  // line on what it measures whose head, up to the first colon outside parentheses, is short: the
+  // figures' titles are "<figure>: <head>", read from the sidecars (plots/hashlab_style.py's title).
+  std::string figure;
+  std::string description;
   bool needs_gpu = true;
   /// Whether its points read this GPU's measured limits (PointContext::limits): the runner then
   /// finds them once per run (device.json, or the probe) and hands them to every point.
