@@ -48,6 +48,13 @@ std::vector<Aggregation> base_aggregations(const std::vector<Aggregation>& reque
   return base;
 }
 
+std::vector<bool> exact_partials(const std::vector<Aggregation>& base, const std::vector<bool>& integer_values) {
+  std::vector<bool> exact;
+  for (const bool integer : integer_values)
+    for (const Aggregation a : base) exact.push_back(integer || a == Aggregation::kCount);
+  return exact;
+}
+
 reference::GroupByResult merge_partials(const Partials& partials, std::size_t value_columns,
                                         const std::vector<Aggregation>& base, const std::vector<Aggregation>& requested) {
   const std::size_t n = partials.rows(), k = partials.keys.size(), b = base.size();
@@ -268,9 +275,9 @@ reference::GroupByResult servers_groupby(servers::Communicator& comm, const Grou
 
   // ---- pre-aggregation: each server's own groups, their partials shuffled and merged ---------------
   const std::vector<Aggregation> base = detail::base_aggregations(input.aggregations);
-  std::vector<bool> is_exact;
-  for (std::size_t v = 0; v < value_columns; ++v)
-    for (std::size_t b = 0; b < base.size(); ++b) is_exact.push_back(is_integer(input.values[v].dtype));
+  std::vector<bool> integer_values;
+  for (std::size_t v = 0; v < value_columns; ++v) integer_values.push_back(is_integer(input.values[v].dtype));
+  const std::vector<bool> is_exact = detail::exact_partials(base, integer_values);
   std::vector<DeviceBuffer<std::uint32_t>> partial_keys;
   std::vector<DeviceBuffer<unsigned char>> partial_values;
   std::size_t partial_rows = 0;

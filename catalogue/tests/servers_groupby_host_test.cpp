@@ -18,12 +18,18 @@ TEST(ServersGroupByPartials, AMeanNeedsASumAndACountEachOnce) {
   EXPECT_EQ(parse_pre_aggregation("always"), PreAggregation::kAlways);
 }
 
+TEST(ServersGroupByPartials, ACountIsExactOverFloatingValuesToo) {
+  const std::vector<Aggregation> base = {Aggregation::kSum, Aggregation::kCount};
+  EXPECT_EQ(detail::exact_partials(base, {true, false}), (std::vector<bool>{true, true, false, true}));
+  EXPECT_EQ(detail::exact_partials({Aggregation::kMin}, {false}), (std::vector<bool>{false}));
+}
+
 TEST(ServersGroupByPartials, MergeAddsSumsAndCountsFoldsMinimaAndMaximaAndDividesForTheMean) {
   // Two value columns (integer, then floating); base: sum, min, max, count.
   const std::vector<Aggregation> base = {Aggregation::kSum, Aggregation::kMin, Aggregation::kMax, Aggregation::kCount};
   detail::Partials p;
   p.keys = {{7, 3, 7, 3, 9}};  // key 7 twice, 3 twice, 9 once (from different servers)
-  p.is_exact = {true, true, true, true, false, false, false, false};
+  p.is_exact = detail::exact_partials(base, {true, false});  // the floating column's count is exact
   p.exact.resize(8);
   p.real.resize(8);
   p.exact[0] = {10, 1, 20, 2, 5};   // sums of column 0
@@ -33,7 +39,7 @@ TEST(ServersGroupByPartials, MergeAddsSumsAndCountsFoldsMinimaAndMaximaAndDivide
   p.real[4] = {1.5, 0.5, 2.5, 1.0, 4.0};
   p.real[5] = {0.25, 0.5, -1.0, 1.0, 4.0};
   p.real[6] = {1.0, 0.5, 2.0, 1.0, 4.0};
-  p.real[7] = {2, 1, 3, 1, 1};
+  p.exact[7] = {2, 1, 3, 1, 1};
   const auto out = detail::merge_partials(p, 2, base,
                                           {Aggregation::kSum, Aggregation::kMin, Aggregation::kMax, Aggregation::kCount,
                                            Aggregation::kMean});
@@ -48,7 +54,8 @@ TEST(ServersGroupByPartials, MergeAddsSumsAndCountsFoldsMinimaAndMaximaAndDivide
   EXPECT_EQ(out.aggregates[5].real, (std::vector<double>{1.5, 4.0, 4.0}));     // floating sum
   EXPECT_EQ(out.aggregates[6].real, (std::vector<double>{0.5, -1.0, 4.0}));
   EXPECT_EQ(out.aggregates[7].real, (std::vector<double>{1.0, 2.0, 4.0}));
-  EXPECT_EQ(out.aggregates[8].real, (std::vector<double>{2.0, 5.0, 1.0}));
+  EXPECT_EQ(out.aggregates[8].exact, (std::vector<std::int64_t>{2, 5, 1}));  // a count, exact
+  EXPECT_TRUE(out.aggregates[8].real.empty());
   EXPECT_EQ(out.aggregates[9].real, (std::vector<double>{0.75, 0.8, 4.0}));
 }
 

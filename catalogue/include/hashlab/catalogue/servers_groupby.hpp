@@ -93,6 +93,11 @@ struct Partials {
 /// count (for count and mean), each once, in this order.
 std::vector<reference::Aggregation> base_aggregations(const std::vector<reference::Aggregation>& requested);
 
+/// Which partial columns hold exact (int64) values: a count always, the others when their value
+/// column holds integers (`integer_values[v]`); value-major like Partials' columns. A count over
+/// floating values is an integer, as the references give it.
+std::vector<bool> exact_partials(const std::vector<reference::Aggregation>& base, const std::vector<bool>& integer_values);
+
 /// Merges partial groups (rows with equal key tuples) into the answer for `requested`
 /// aggregations of `value_columns` value columns: sums and counts add, minima and maxima fold, a
 /// mean is the merged sum over the merged count. `base` names the partial columns (value-major:
