@@ -129,7 +129,11 @@ for step in "${steps[@]}"; do
       # A fresh environment each time: what `pip install .` gives a user, the GPU host's CuPy,
       # PyTorch, pandas, nanobind and scikit-build-core seen through the system's packages.
       rm -rf "$VENV"
+      # --system-site-packages gives the base interpreter's packages; where $PY runs in an environment
+      # of its own (the GPU hosts' /opt/torch/.venv), a .pth names that environment's packages too.
       run install bash -c "$PY -m venv --system-site-packages '$VENV' &&
+        $PY -c 'import sys, sysconfig; sys.prefix != sys.base_prefix and print(sysconfig.get_paths()[\"purelib\"]); sys.prefix != sys.base_prefix and print(sysconfig.get_paths()[\"platlib\"])' \
+          > \"\$('$VENV/bin/python' -c 'import sysconfig; print(sysconfig.get_paths()[\"purelib\"])')/hashlab_parent_env.pth\" &&
         '$VENV/bin/python' -m pip install --no-build-isolation --no-index --no-deps -v . -C build-dir=build-pip \
           ${CUDA_ARCH:+-C cmake.define.CMAKE_CUDA_ARCHITECTURES=$CUDA_ARCH}" || tail -30 "$LOG_DIR/install.log"
       # Outside the tree, with nothing pointing at the sources: the installed package alone.
