@@ -400,7 +400,8 @@ class Table:
                             call.bytes, found is not None)
 
     def find(self, queries, device=None):
-        """Per query, the value stored with its key (the smallest, for repeated keys)."""
+        """Per query, the value stored with its key (the smallest, for repeated keys); 0 where no key
+        matches, as in the catalogue's answers (lookup's `count`, 0 there, tells a miss from a stored 0)."""
         r = self.lookup(queries, device)
         if r.value is None:
             raise ValueError(f"{self.algo}'s probe answers {r.answers}, not values, with these options")
