@@ -27,7 +27,8 @@ from ._tables import aggregations, as_columns, frame, groupby_columns
 
 def entries(operation=None):
     """Every entry (or those of one operation: "groupby", "join", "table") as dicts: name,
-    description, needs_gpu, clock, options (name, help, default), statistics (name, unit,
+    description, needs_gpu, clock, across_servers (runs across GPU servers too: hashlab groupby /
+    join --gpus N), options (name, help, default), statistics (name, unit,
     description, array) and the operation's own fields."""
     return [e for e in _core.catalogue_entries() if operation in (None, e["operation"])]
 
@@ -39,7 +40,7 @@ def catalogue(operation=None):
     rows = []
     for e in entries(operation):
         rows.append({"operation": e["operation"], "name": e["name"], "needs_gpu": e["needs_gpu"],
-                     "clock": e["clock"], "options": ", ".join(f"{o['name']}={o['default']}" for o in e["options"]),
+                     "clock": e["clock"], "across_servers": e["across_servers"], "options": ", ".join(f"{o['name']}={o['default']}" for o in e["options"]),
                      "statistics": ", ".join(s["name"] + ("[]" if s["array"] else "") for s in e["statistics"]),
                      "description": e["description"]})
     return pandas.DataFrame(rows)

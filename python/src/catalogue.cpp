@@ -438,18 +438,21 @@ nb::list entries() {
     nb::dict d = entry_dict("groupby", e);
     d["clock"] = harness::to_string(e.clock);
     d["max_key_columns"] = e.max_key_columns;
+    d["across_servers"] = e.across_servers;
     out.append(d);
   }
   for (const auto& e : cat::join_entries()) {
     nb::dict d = entry_dict("join", e);
     d["clock"] = harness::to_string(e.clock);
     d["sorted_output"] = e.sorted_output;
+    d["across_servers"] = e.across_servers;
     out.append(d);
   }
   for (const auto& e : cat::table_entries()) {
     nb::dict d = entry_dict("table", e);
     d["clock"] = harness::to_string(harness::Clock::kDevice);
     d["max_load"] = e.max_load;
+    d["across_servers"] = false;  // a table is built and probed on one GPU
     out.append(d);
   }
   return out;
@@ -459,7 +462,7 @@ nb::list entries() {
 
 void bind_catalogue(nb::module_& m) {
   m.def("catalogue_entries", &entries, "Every entry of the catalogue as a dict (operation, name, description, "
-                                       "needs_gpu, clock, options, statistics, ...).");
+                                       "needs_gpu, clock, across_servers, options, statistics, ...).");
 
   nb::class_<GroupByCall>(m, "GroupByCall")
       .def(nb::init<const std::string&, const std::vector<Column>&, const std::vector<Column>&,

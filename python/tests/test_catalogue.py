@@ -26,6 +26,14 @@ def test_the_catalogue_lists_every_operations_entries_with_options_and_statistic
     assert CPU_GROUPBYS
 
 
+def test_the_catalogue_says_which_entries_run_across_gpu_servers():
+    # What hashlab groupby / join --gpus N take (README, "Your own tables across servers")
+    across = {(e["operation"], e["name"]) for e in hashlab.entries() if e["across_servers"]}
+    assert across == {("groupby", n) for n in ["rapids", "sp_ega", "lphga", "sort", "hash"]} | \
+        {("join", n) for n in ["bsp", "sort_join", "hash_join"]}
+    assert list(hashlab.catalogue()["across_servers"]) == [e["across_servers"] for e in hashlab.entries()]
+
+
 @pytest.mark.parametrize("algo", CPU_GROUPBYS)
 def test_cpu_group_bys_of_the_catalogue_agree_with_pandas(algo):
     n = 30000
