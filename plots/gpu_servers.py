@@ -53,7 +53,7 @@ def shared_note(rows):
 
 def plot_weak(results_dir, out):
     rows = hs.load(results_dir, PAPER, "weak_scaling")
-    if not rows:
+    if not hs.verified(rows):  # nothing measured (absent, or every point skipped): no figure
         return []
     fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "weak_scaling"), "GPUs (servers)",
                             "G input rows/s per GPU", logx=True)
@@ -65,7 +65,7 @@ def plot_weak(results_dir, out):
 
 def plot_strong(results_dir, out):
     rows = hs.load(results_dir, PAPER, "strong_scaling")
-    if not rows:
+    if not hs.verified(rows):  # nothing measured (absent, or every point skipped): no figure
         return []
     fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "strong_scaling"), "GPUs (servers)", "ms",
                             logx=True, logy=True)
@@ -75,7 +75,7 @@ def plot_strong(results_dir, out):
 
 def plot_phases(results_dir, out):
     rows = hs.load(results_dir, PAPER, "phases")
-    if not rows:
+    if not hs.verified(rows):  # nothing measured (absent, or every point skipped): no figure
         return []
     written = []
     variants = [v for v in hs.variants(rows, "phase_join_time")]
@@ -116,14 +116,14 @@ def plot_phases(results_dir, out):
 def plot_load(results_dir, out):
     written = []
     rows = hs.load(results_dir, PAPER, "load")
-    if rows:
+    if hs.verified(rows):
         fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "load"), "GPUs (servers)",
                                 "fullest / mean load", logx=True)
         plot_by_gpus(rows, ax, "load_ratio")
         hs.hardware_line(ax, 1.1, "1.1 N/p (the issue's bar)")
         written.append(hs.save(fig, ax, os.path.join(out, "load.png"), rows, note=shared_note(rows)))
     rows = hs.load(results_dir, PAPER, "samples")
-    if rows:
+    if hs.verified(rows):
         fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "samples"), "samples per server", "fullest / mean load", logx=True)
         hs.plot_series(ax, [r for r in rows if r["variant"] == "sampled_uniform"], "load_ratio", x="param_value",
                        label_of=label)
@@ -139,7 +139,7 @@ def plot_groupby(results_dir, out):
     """Each group-by's time against the number of groups, on one GPU (solid) and across servers
     (dashed, one line per p); a pre-aggregated point carries a ring."""
     rows = hs.load(results_dir, PAPER, "groupby_scaling")
-    if not rows:
+    if not hs.verified(rows):  # nothing measured (absent, or every point skipped): no figure
         return []
     fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "groupby_scaling"), "groups", "ms", logx=True, logy=True,
                             size=(7.2, 4.6))

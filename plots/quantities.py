@@ -175,7 +175,8 @@ class Series:
     axis: str = ""     # 'n' or 'param': what x is
     x_label: str = ""  # how x is named ('load', 'groups'), when the quantity says
     # The points the run planned for this selection that hold no verified measurement: x -> why
-    # ("failed", "skipped"). A rule counts each as a point where the claim does not hold.
+    # ("failed", "skipped", or "skipped: <the run's reason>"). A rule counts each as a point where
+    # the claim does not hold.
     unverified: dict = field(default_factory=dict)
     # What the CSVs themselves say is incomplete (a sidecar planning more points than its CSV holds).
     incomplete: list = field(default_factory=list)
@@ -381,7 +382,7 @@ def _quantity(results, spec, module, over):
         if r.get("verified") not in VERIFIED:
             # A planned point without a verified measurement: failed (its rows say verified = false)
             # or skipped (one `status` row). It is a finding of every claim that covers it.
-            unverified[x] = "skipped" if r.get("status") == "skipped" else "failed"
+            unverified[x] = unverified_why(r)
             continue
         if r["metric"] == "status":
             continue
@@ -435,6 +436,19 @@ def _quantity(results, spec, module, over):
                   configuration=configuration)
 
 
+def unverified_why(row):
+    """Why a planned point has no verified measurement: "failed", "skipped", or "skipped: <why>"
+    where the run wrote its reason in the note ("skipped: needs 4 GPUs, this host has 2 (...)"),
+    cut at its first parenthesis or semicolon: the reason a claim's row then gives."""
+    if row.get("status") != "skipped":
+        return "failed"
+    note = str(row.get("note") or "")
+    if not note.startswith("skipped: "):
+        return "skipped"
+    head = re.split(r" \(|;", note, maxsplit=1)[0].strip()
+    return head if len(head) > len("skipped: ") else "skipped"
+
+
 def _x_axis(spec, over):
     x_axis = spec.get("x", over if over in ("n", "param") else None)
     if x_axis == "none":  # one point for every x of the sweep (e.g. the baseline at m = 1)
@@ -470,7 +484,7 @@ def _count_metrics(results, spec, module, over):
         if not ok:
             continue
         if r.get("verified") not in VERIFIED:
-            unverified[x] = "skipped" if r.get("status") == "skipped" else "failed"
+            unverified[x] = unverified_why(r)
             continue
         if fnmatch.fnmatchcase(r["metric"], cm["pattern"]) and ("unit" not in cm or r.get("unit") == cm["unit"]):
             names.setdefault(x, set()).add(r["metric"])

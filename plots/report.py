@@ -297,16 +297,19 @@ def verdict_brief(v, with_reason=False):
 
 
 def gpus_section(results_dir, verdicts, lines):
-    """This run beside every other committed reference GPU: the measured limits, the claims about
-    hardware (each GPU's rate beside its own limits), and the other claims whose verdict the GPU
-    changes. Nothing when there is no other GPU to show."""
-    others = [d for d in reference_dirs() if os.path.realpath(d) != os.path.realpath(results_dir)
-              and device_name(d) != device_name(results_dir)
-              and sidecar_values(d, "profile") == sidecar_values(results_dir, "profile")]
-    if not others:
-        return
+    """This run beside every other committed reference GPU that ran the same modules: the measured
+    limits, the claims about hardware (each GPU's rate beside its own limits), and the other claims
+    whose verdict the GPU changes. Nothing when there is no other GPU to show. A reference of another
+    host kind that ran none of this run's modules (a multi-GPU host's run of gpu_servers beside the
+    single-GPU runs of the papers) is not another GPU for these claims."""
     order = md.known(results_dir)
     modules = sorted({v.module for v in verdicts}, key=lambda m: order.index(m) if m in order else len(order))
+    others = [d for d in reference_dirs() if os.path.realpath(d) != os.path.realpath(results_dir)
+              and device_name(d) != device_name(results_dir)
+              and sidecar_values(d, "profile") == sidecar_values(results_dir, "profile")
+              and set(md.in_results(d)) & set(modules)]
+    if not others:
+        return
     runs = [(results_dir, verdicts)] + [(d, ve.evaluate(d, modules)) for d in others]
     names = [device_name(d) for d, _ in runs]
     by_id = [{(v.module, v.id): v for v in vs} for _, vs in runs]

@@ -191,13 +191,24 @@ def above_text(claim, bounds, points):
     return f"{what} at {names(claim, above)}" if above != [None] else what
 
 
-def aggregate(claim, results_per_x, what):
+def aggregate(claim, results_per_x, what, undecided=()):
     """Rule 1's verdict over the points of a sweep (or the one point of a claim without `over`).
-    results_per_x: [(x, holds_worst, holds_median)]."""
+    results_per_x: [(x, holds_worst, holds_median)]. `undecided`: the points among them that hold no
+    measurement (skipped, or absent): they do not hold, but the reason does not say the claim fails
+    there (the findings name them and why)."""
     quantifier = claim.get("quantifier", "all")
     worst = [x for x, w, _ in results_per_x if w]
     median = [x for x, _, m in results_per_x if m]
     total = len(results_per_x)
+    if undecided and quantifier == "all" and len(undecided) < total:
+        measured = [t for t in results_per_x if t[0] not in undecided]
+        verdict, reason = aggregate(claim, measured, what)
+        at = f"at {names(claim, [x for x, _, _ in measured])}"
+        if verdict == REPRODUCED:
+            return PARTLY, f"holds {at}, the only measured point{'s' if len(measured) > 1 else ''}"
+        if verdict == NOT_REPRODUCED and len(measured) == 1:
+            return verdict, f"{what} {at}"
+        return verdict, reason
     if quantifier == "any":
         if worst:
             return REPRODUCED, f"holds at the worst repetition at {names(claim, worst)}"
@@ -230,7 +241,8 @@ def rule_bound(claim, results, module):
     per_x = [(x, *holds_interval(v.lo, v.hi, v.median, bounds)) if x not in absent else (x, False, False)
              for x, v in sorted(s.points.items(), key=lambda t: (t[0] is not None, t[0] or 0))]
     per_x += [(x, False, False) for x in absent if x not in s.points]
-    verdict, reason = aggregate(claim, per_x, f"{judged(claim)} is not {bounds_text(bounds)}")
+    undecided = {x for x, why in absent.items() if why != "failed"}
+    verdict, reason = aggregate(claim, per_x, f"{judged(claim)} is not {bounds_text(bounds)}", undecided)
     reason = join(reason, above_text(claim, bounds, s.points))
     measured = f"{judged(claim)}: {describe(s, claim)}; claim {bounds_text(bounds)}"
     if b is not None and len(s.points) == 1:

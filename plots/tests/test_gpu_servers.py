@@ -72,6 +72,14 @@ class Figures(unittest.TestCase):
             for name in written:
                 self.assertGreater(os.path.getsize(os.path.join(folder, "gpu_servers", name)), 1000)
 
+    def test_an_experiment_whose_every_point_was_skipped_draws_no_figure(self):
+        # samples runs at p = 4 only: a host of 2 GPUs skips each of its points, with the reason
+        with tempfile.TemporaryDirectory() as folder:
+            write(folder, "load", [row("load", "sampled_uniform", 2 ** 24, 2, "load_ratio", 1.02)])
+            write(folder, "samples", [row("samples", "sampled_uniform", 2 ** 24, m, "status", 0, verified="false",
+                                          status="skipped", param="samples_per_server") for m in (4, 16)])
+            self.assertEqual([os.path.basename(p) for p in gpu_servers.plot(folder)], ["load.png"])
+
     def test_a_run_without_these_experiments_draws_nothing(self):
         with tempfile.TemporaryDirectory() as folder:
             self.assertEqual(gpu_servers.plot(folder), [])

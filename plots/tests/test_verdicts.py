@@ -332,6 +332,30 @@ class FindingsInEverySweep(Synthetic):
         self.assertEqual(v.verdict, ve.PARTLY)
         self.assertIn("N=3 (skipped)", v.reason)
 
+    def test_a_point_the_host_cannot_run_is_named_with_its_reason_not_as_a_failure(self):
+        # A host of 2 GPUs skips the point of 4 with the run's reason: the bound holds where it was
+        # measured, is undecided at 4 (partly, never reproduced) and says why; it is not "not at 4".
+        note = "skipped: needs 4 GPUs, this host has 2 (--servers-share-gpu yes runs it)"
+        self.rows("e", [self.point("v", "load", 1.02, 1.01, 1.03, n=2),
+                        dict(self.point("v", "status", 0, n=4), verified="false", status="skipped", note=note)])
+        claim = {"rule": "bound", "a": {"experiment": "e", "variant": "v", "metric": "load"}, "over": "n",
+                 "at_most": 1.1}
+        v = self.evaluate(claim)
+        self.assertEqual(v.verdict, ve.PARTLY)
+        self.assertIn("holds at N=2, the only measured point", v.reason)
+        self.assertIn("N=4 (skipped: needs 4 GPUs, this host has 2)", v.reason)
+        self.assertNotIn("not at", v.reason)
+        # Measured and above the bound: not reproduced where it was measured, undecided at 4.
+        v = self.evaluate(dict(claim, at_most=1.0))
+        self.assertEqual(v.verdict, ve.NOT_REPRODUCED)
+        self.assertIn("is not <= 1 at N=2", v.reason)
+        self.assertIn("N=4 (skipped: needs 4 GPUs, this host has 2)", v.reason)
+        # A claim of the skipped point alone is not measured, with the run's reason.
+        v = self.evaluate({"rule": "bound", "a": {"experiment": "e", "variant": "v", "metric": "load", "n": 4},
+                           "at_most": 1.1})
+        self.assertEqual(v.verdict, ve.NOT_MEASURED)
+        self.assertIn("(skipped: needs 4 GPUs, this host has 2)", v.reason)
+
     def test_a_csv_holding_fewer_points_than_its_run_planned_is_incomplete(self):
         self.rows("e", [self.point("v", "t", 3.0, n=1), self.point("v", "t", 2.0, n=2)])
         with open(os.path.join(self.dir, "m", "e.json"), "w") as f:
