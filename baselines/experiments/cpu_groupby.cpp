@@ -10,11 +10,6 @@
 
 namespace hashlab::baseline::experiments {
 namespace {
-
-using harness::Point;
-using harness::PointContext;
-using harness::RunOptions;
-using harness::Variants;
 using reference::Aggregation;
 
 void run_cpu_groupby(PointContext& ctx) {

@@ -10,6 +10,11 @@
 
 namespace hashlab::baseline::experiments {
 
+using harness::Point;
+using harness::PointContext;
+using harness::RunOptions;
+using harness::Variants;
+
 constexpr std::uint64_t kGroups = 10000;  // docs/design.md's group-by yardstick: 100M rows, 10K groups
 
 harness::Experiment groupby();      // GPU hash group-by vs sort group-by

@@ -12,11 +12,6 @@
 namespace hashlab::baseline::experiments {
 namespace {
 
-using harness::Point;
-using harness::PointContext;
-using harness::RunOptions;
-using harness::Variants;
-
 struct GroupByInput {
   DeviceBuffer<std::uint32_t> keys, values;
   reference::GroupByResult expected;

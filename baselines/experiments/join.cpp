@@ -13,11 +13,6 @@
 namespace hashlab::baseline::experiments {
 namespace {
 
-using harness::Point;
-using harness::PointContext;
-using harness::RunOptions;
-using harness::Variants;
-
 // Both variants join the same two tables and are checked against one answer, independent of
 // both (reference::oracle_join_count: the single-threaded reference took seconds at 16M).
 struct JoinInput {

@@ -12,11 +12,6 @@
 namespace hashlab::baseline::experiments {
 namespace {
 
-using harness::Point;
-using harness::PointContext;
-using harness::RunOptions;
-using harness::Variants;
-
 struct TableInput {
   DeviceBuffer<std::uint32_t> keys, values;
   std::vector<std::uint32_t> host_keys, host_values;

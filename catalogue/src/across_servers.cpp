@@ -183,16 +183,7 @@ reference::GroupByResult GroupByAcrossServers::run_once(bool collect, std::vecto
   });
   if (!collect) return {};
   reference::GroupByResult all = std::move(parts[0]);
-  for (std::size_t d = 1; d < p; ++d) {
-    for (std::size_t c = 0; c < all.keys.size(); ++c)
-      all.keys[c].insert(all.keys[c].end(), parts[d].keys[c].begin(), parts[d].keys[c].end());
-    for (std::size_t a = 0; a < all.aggregates.size(); ++a) {
-      auto& to = all.aggregates[a];
-      const auto& from = parts[d].aggregates[a];
-      to.exact.insert(to.exact.end(), from.exact.begin(), from.exact.end());
-      to.real.insert(to.real.end(), from.real.begin(), from.real.end());
-    }
-  }
+  for (std::size_t d = 1; d < p; ++d) all.append(parts[d]);
   all.sort_by_key();
   return all;
 }

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -94,6 +95,20 @@ inline StatisticSpec number_spec(std::string name, std::string unit, std::string
 }
 inline StatisticSpec array_spec(std::string name, std::string unit, std::string description) {
   return {std::move(name), std::move(unit), std::move(description), true};
+}
+
+/// The entry of `entries` named `name`: std::invalid_argument "unknown <what> '<name>' (choices:
+/// <every name>[; <hint>])" when there is none.
+template <class Entry>
+const Entry& find_entry(const std::vector<Entry>& entries, const std::string& name, const std::string& what,
+                        const std::string& hint = "") {
+  std::string choices;
+  for (const auto& e : entries) {
+    if (e.name == name) return e;
+    choices += (choices.empty() ? "" : ", ") + e.name;
+  }
+  throw std::invalid_argument("unknown " + what + " '" + name + "' (choices: " + choices +
+                              (hint.empty() ? "" : "; " + hint) + ")");
 }
 
 /// "1,234,567" for messages.

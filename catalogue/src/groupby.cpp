@@ -930,12 +930,7 @@ const std::vector<GroupByEntry>& groupby_entries() {
 }
 
 const GroupByEntry& groupby_entry(const std::string& name) {
-  std::string choices;
-  for (const auto& e : groupby_entries()) {
-    if (e.name == name) return e;
-    choices += (choices.empty() ? "" : ", ") + e.name;
-  }
-  throw std::invalid_argument("unknown group-by algorithm '" + name + "' (choices: " + choices + ")");
+  return detail::find_entry(groupby_entries(), name, "group-by algorithm");
 }
 
 }  // namespace hashlab::catalogue

@@ -331,13 +331,9 @@ const std::vector<JoinEntry>& join_entries() {
 }
 
 const JoinEntry& join_entry(const std::string& name) {
-  std::string choices;
-  for (const auto& e : join_entries()) {
-    if (e.name == name || e.name == name + "_join") return e;
-    choices += (choices.empty() ? "" : ", ") + e.name;
-  }
-  throw std::invalid_argument("unknown join algorithm '" + name + "' (choices: " + choices +
-                              "; the \"_join\" may be left out)");
+  for (const auto& e : join_entries())
+    if (e.name == name + "_join") return e;  // "hash" for hash_join
+  return detail::find_entry(join_entries(), name, "join algorithm", "the \"_join\" may be left out");
 }
 
 }  // namespace hashlab::catalogue

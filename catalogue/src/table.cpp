@@ -579,13 +579,6 @@ const std::vector<TableEntry>& table_entries() {
   return entries;
 }
 
-const TableEntry& table_entry(const std::string& name) {
-  std::string choices;
-  for (const auto& e : table_entries()) {
-    if (e.name == name) return e;
-    choices += (choices.empty() ? "" : ", ") + e.name;
-  }
-  throw std::invalid_argument("unknown table '" + name + "' (choices: " + choices + ")");
-}
+const TableEntry& table_entry(const std::string& name) { return detail::find_entry(table_entries(), name, "table"); }
 
 }  // namespace hashlab::catalogue

@@ -82,15 +82,7 @@ class ServersGroupBy : public testing::ServerGroupTest {
       stats[d] = st;
     });
     reference::GroupByResult all = parts[0];
-    for (std::size_t d = 1; d < parts.size(); ++d) {
-      all.keys[0].insert(all.keys[0].end(), parts[d].keys[0].begin(), parts[d].keys[0].end());
-      for (std::size_t a = 0; a < all.aggregates.size(); ++a) {
-        auto& to = all.aggregates[a];
-        const auto& from = parts[d].aggregates[a];
-        to.exact.insert(to.exact.end(), from.exact.begin(), from.exact.end());
-        to.real.insert(to.real.end(), from.real.begin(), from.real.end());
-      }
-    }
+    for (std::size_t d = 1; d < parts.size(); ++d) all.append(parts[d]);
     all.sort_by_key();
     return {all, stats};
   }

@@ -68,27 +68,36 @@ void write_profile(JsonWriter& json, const char* key, const harness::Experiment&
   json.end_object();
 }
 
-template <class Entry>
-void write_entry_common(JsonWriter& json, const Entry& e) {
-  json.field("name", e.name);
-  json.field("description", e.description);
-  json.field("needs_gpu", e.needs_gpu);
-  json.begin_array("options");
-  for (const auto& o : e.options) {
+// One entry: {name, description, needs_gpu, options, statistics}, then what only its kind has
+// (`extra(json, entry)`: a clock, a key-column limit, a sorted output, a load limit).
+template <class Entry, class Extra>
+void write_entries(JsonWriter& json, const char* kind, const std::vector<Entry>& entries, Extra&& extra) {
+  json.begin_array(kind);
+  for (const auto& e : entries) {
     json.begin_object();
-    json.field("name", o.name);
-    json.field("help", o.help);
-    json.field("default", o.default_value);
-    json.end_object();
-  }
-  json.end_array();
-  json.begin_array("statistics");
-  for (const auto& s : e.statistics) {
-    json.begin_object();
-    json.field("name", s.name);
-    json.field("unit", s.unit);
-    json.field("array", s.array);
-    json.field("description", s.description);
+    json.field("name", e.name);
+    json.field("description", e.description);
+    json.field("needs_gpu", e.needs_gpu);
+    json.begin_array("options");
+    for (const auto& o : e.options) {
+      json.begin_object();
+      json.field("name", o.name);
+      json.field("help", o.help);
+      json.field("default", o.default_value);
+      json.end_object();
+    }
+    json.end_array();
+    json.begin_array("statistics");
+    for (const auto& s : e.statistics) {
+      json.begin_object();
+      json.field("name", s.name);
+      json.field("unit", s.unit);
+      json.field("array", s.array);
+      json.field("description", s.description);
+      json.end_object();
+    }
+    json.end_array();
+    extra(json, e);
     json.end_object();
   }
   json.end_array();
@@ -96,34 +105,18 @@ void write_entry_common(JsonWriter& json, const Entry& e) {
 
 void write_catalogue(JsonWriter& json) {
   json.begin_object("catalogue");
-  json.begin_array("groupby");
-  for (const auto& e : catalogue::groupby_entries()) {
-    json.begin_object();
-    write_entry_common(json, e);
-    json.field("clock", harness::to_string(e.clock));
-    json.field("max_key_columns", e.max_key_columns);
-    json.field("across_servers", e.across_servers);
-    json.end_object();
-  }
-  json.end_array();
-  json.begin_array("join");
-  for (const auto& e : catalogue::join_entries()) {
-    json.begin_object();
-    write_entry_common(json, e);
-    json.field("clock", harness::to_string(e.clock));
-    json.field("sorted_output", e.sorted_output);
-    json.field("across_servers", e.across_servers);
-    json.end_object();
-  }
-  json.end_array();
-  json.begin_array("table");
-  for (const auto& e : catalogue::table_entries()) {
-    json.begin_object();
-    write_entry_common(json, e);
-    json.field("max_load", e.max_load);
-    json.end_object();
-  }
-  json.end_array();
+  write_entries(json, "groupby", catalogue::groupby_entries(), [](JsonWriter& j, const catalogue::GroupByEntry& e) {
+    j.field("clock", harness::to_string(e.clock));
+    j.field("max_key_columns", e.max_key_columns);
+    j.field("across_servers", e.across_servers);
+  });
+  write_entries(json, "join", catalogue::join_entries(), [](JsonWriter& j, const catalogue::JoinEntry& e) {
+    j.field("clock", harness::to_string(e.clock));
+    j.field("sorted_output", e.sorted_output);
+    j.field("across_servers", e.across_servers);
+  });
+  write_entries(json, "table", catalogue::table_entries(),
+                [](JsonWriter& j, const catalogue::TableEntry& e) { j.field("max_load", e.max_load); });
   json.end_object();
 }
 

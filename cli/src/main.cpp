@@ -537,6 +537,12 @@ int cmd_gen(const std::vector<std::string>& args) {
   return 0;
 }
 
+// What main says of an error, and the exit status it ends with (exit_status.hpp).
+int error(const std::string& what, int status) {
+  std::cerr << "hashlab: error: " << what << "\n";
+  return status;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -566,25 +572,18 @@ int main(int argc, char** argv) {
     throw UsageError("unknown command '" + command +
                      "' (expected list, run, probe, demo, gen, groupby, join or table)");
   } catch (const owndata::InputError& e) {
-    std::cerr << "hashlab: error: " << e.what() << "\n";
-    return kExitUsage;
+    return error(e.what(), kExitUsage);
   } catch (const UsageError& e) {
-    std::cerr << "hashlab: error: " << e.what() << "\nTry 'hashlab --help'.\n";
-    return kExitUsage;
+    return error(std::string(e.what()) + "\nTry 'hashlab --help'.", kExitUsage);
   } catch (const MachineLimit& e) {
-    std::cerr << "hashlab: error: " << e.what() << "\n";
-    return kExitMachine;
+    return error(e.what(), kExitMachine);
   } catch (const OutOfHostMemory& e) {
-    std::cerr << "hashlab: error: " << e.what() << "\n";
-    return kExitMachine;
+    return error(e.what(), kExitMachine);
   } catch (const OutOfDeviceMemory& e) {
-    std::cerr << "hashlab: error: " << e.what() << "\n";
-    return kExitMachine;
+    return error(e.what(), kExitMachine);
   } catch (const std::bad_alloc&) {
-    std::cerr << "hashlab: error: a host allocation failed: the data does not fit this machine's memory\n";
-    return kExitMachine;
+    return error("a host allocation failed: the data does not fit this machine's memory", kExitMachine);
   } catch (const std::exception& e) {
-    std::cerr << "hashlab: error: " << e.what() << "\n";
-    return kExitFailed;
+    return error(e.what(), kExitFailed);
   }
 }

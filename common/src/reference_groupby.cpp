@@ -306,6 +306,20 @@ std::vector<const T*> data_of(const std::vector<std::vector<T>>& columns) {
 
 }  // namespace
 
+void GroupByResult::append(const GroupByResult& other) {
+  if (other.keys.size() != keys.size() || other.aggregates.size() != aggregates.size())
+    throw std::invalid_argument("GroupByResult::append: " + std::to_string(other.keys.size()) + " key columns and " +
+                                std::to_string(other.aggregates.size()) + " aggregates onto " +
+                                std::to_string(keys.size()) + " and " + std::to_string(aggregates.size()));
+  for (std::size_t c = 0; c < keys.size(); ++c) keys[c].insert(keys[c].end(), other.keys[c].begin(), other.keys[c].end());
+  for (std::size_t a = 0; a < aggregates.size(); ++a) {
+    auto& to = aggregates[a];
+    const auto& from = other.aggregates[a];
+    to.exact.insert(to.exact.end(), from.exact.begin(), from.exact.end());
+    to.real.insert(to.real.end(), from.real.begin(), from.real.end());
+  }
+}
+
 void GroupByResult::sort_by_key() {
   // A result in key order already (a sort-based group-by's) is left as it is: the
   // parallel scan costs a fraction of the sort, which would leave it unchanged (it is stable).

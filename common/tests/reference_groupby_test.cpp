@@ -344,6 +344,30 @@ TEST(ReferenceGroupBy, SortByKeyMovesAggregatesWithTheirKeys) {
   EXPECT_EQ(r.aggregates[1].real, (std::vector<double>{1.5, 2.5, 3.5}));
 }
 
+// The parts of a group-by whose groups were split by key (as across servers), appended and sorted,
+// are the group-by of the whole input; a part of another shape is refused.
+TEST(ReferenceGroupBy, AppendedPartsSortedAreTheWholeGroupBy) {
+  const auto keys = key_columns(test_seed(), 2, 3000, 700);
+  const auto values = value_column<std::int32_t>(test_seed() + 1, 3000);
+  const std::vector<Aggregation> ops = {Aggregation::kSum, Aggregation::kMean};
+  std::vector<std::vector<std::uint32_t>> even(2), odd(2);
+  std::vector<std::int32_t> even_values, odd_values;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    auto& part = keys[0][i] % 2 == 0 ? even : odd;
+    for (int c = 0; c < 2; ++c) part[c].push_back(keys[c][i]);
+    (keys[0][i] % 2 == 0 ? even_values : odd_values).push_back(values[i]);
+  }
+  GroupByResult all = groupby<std::int32_t>(odd, {odd_values, odd_values}, ops);
+  all.append(groupby<std::int32_t>(even, {even_values, even_values}, ops));
+  EXPECT_FALSE(all.sorted_by_key());
+  all.sort_by_key();
+  EXPECT_TRUE(same_result(groupby<std::int32_t>(keys, {values, values}, ops), all));
+  GroupByResult one_column;
+  one_column.keys = {{1}};
+  one_column.aggregates.resize(2);
+  EXPECT_THROW(all.append(one_column), std::invalid_argument);
+}
+
 TEST(ReferenceGroupBy, SortByKeyOrdersLaterColumnsWithinEqualFirstColumns) {
   GroupByResult r;
   r.keys = {{2, 1, 2, 1}, {1, 2, 0, 1}};

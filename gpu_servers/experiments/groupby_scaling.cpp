@@ -110,16 +110,7 @@ class Shares {
       if (stats != nullptr) (*stats)[d] = st;
     });
     reference::GroupByResult all = std::move(parts[0]);
-    for (std::size_t d = 1; d < parts.size(); ++d) {
-      for (std::size_t c = 0; c < all.keys.size(); ++c)
-        all.keys[c].insert(all.keys[c].end(), parts[d].keys[c].begin(), parts[d].keys[c].end());
-      for (std::size_t a = 0; a < all.aggregates.size(); ++a) {
-        auto& to = all.aggregates[a];
-        const auto& from = parts[d].aggregates[a];
-        to.exact.insert(to.exact.end(), from.exact.begin(), from.exact.end());
-        to.real.insert(to.real.end(), from.real.begin(), from.real.end());
-      }
-    }
+    for (std::size_t d = 1; d < parts.size(); ++d) all.append(parts[d]);
     all.sort_by_key();
     return all;
   }

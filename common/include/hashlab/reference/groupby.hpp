@@ -30,6 +30,9 @@ struct GroupByResult {
   std::vector<std::vector<std::uint32_t>> keys;
   std::vector<AggregateColumn> aggregates;
   std::size_t groups() const { return keys.empty() ? 0 : keys.front().size(); }
+  /// Adds the groups of `other`, a result of the same key columns and aggregations (std::invalid_argument
+  /// otherwise), after these: the parts of a group-by that split its keys (across servers) made one.
+  void append(const GroupByResult& other);
   /// Puts the groups in ascending order of their key tuples (the canonical order for compare);
   /// groups with equal tuples keep their order. Multi-threaded for one key column.
   void sort_by_key();
