@@ -7,7 +7,9 @@ rule and never touching a measured number:
   * a named axis that earlier revisions wrote as a numeric code (cuckoo's hash_family datasets,
     compare/tpch's queries) gets its values' names in the CSVs' param_value column;
   * device.json gains the "fields" object that `hashlab probe` now writes (each limit's label and
-    unit), from the registry's hardware_limits.
+    unit), from the registry's hardware_limits;
+  * a skipped point's `verified` field, which earlier revisions wrote as false (the value of a point
+    whose check failed), is `skipped`: the point did not run, nothing was checked.
 
     build/hashlab list --json > /tmp/registry.json
     python3 scripts/upgrade_results.py --registry /tmp/registry.json results/reference/h100_80gb_hbm3
@@ -63,14 +65,18 @@ def upgrade_sidecar(path, modules):
 
 def upgrade_csv(path, module, experiment):
     axes = {p: names for (m, e, p), names in NAMED_AXES.items() if m == module and e == experiment}
-    if not axes:
-        return False
     with open(path, newline="") as f:
         text = f.read()
     rows = list(csv.reader(io.StringIO(text)))
     header = rows[0]
     pname, pvalue = header.index("param_name"), header.index("param_value")
     changed = False
+    if "status" in header:
+        verified, status = header.index("verified"), header.index("status")
+        for row in rows[1:]:
+            if len(row) > max(verified, status) and row[status] == "skipped" and row[verified] == "false":
+                row[verified] = "skipped"
+                changed = True
     for row in rows[1:]:
         names = axes.get(row[pname]) if len(row) > pvalue else None
         if not names or not row[pvalue]:

@@ -174,7 +174,8 @@ class ResultFile {
     if (!out) throw std::runtime_error("cannot write " + partial(csv_path_));
   }
 
-  // `verified`: "true" (the whole output checked), "sampled" (a documented sample), "false".
+  // `verified`: "true" (the whole output checked), "sampled" (a documented sample), "false" (the
+  // check failed), "skipped" (the point did not run: nothing was checked).
   // `status`: "ok", "failed" or "skipped" (did not fit this machine's memory, or threw SkipPoint).
   // `wall_s`: the point's wall time; `device_peak_bytes`: the device pool's peak while it ran.
   // `repetitions`: a timed row's own (RunOptions::repetitions_after), else the profile's.
@@ -516,7 +517,7 @@ bool run_experiment(const Experiment& e, const std::vector<Point>& points, RunSt
       run.summary.failures.push_back(e.paper + "/" + e.name + " " + point.label() + ": " + why);
     }
     const double wall_s = std::chrono::duration<double>(SteadyClock::now() - point_start).count();
-    file.add(point, ctx, !verified ? "false" : ctx.sampled() ? "sampled" : "true", note,
+    file.add(point, ctx, skipped ? "skipped" : !verified ? "false" : ctx.sampled() ? "sampled" : "true", note,
              run.options.effective_repetitions(), skipped ? "skipped" : verified ? "ok" : "failed", wall_s, out.peak);
     std::cout << run.progress.line(e, point, ctx, skipped ? "skipped" : verified ? "ok" : "FAILED", wall_s) << std::endl;
     if (!verified) std::cout << "    " << note << std::endl;
