@@ -68,6 +68,16 @@ void write_profile(JsonWriter& json, const char* key, const harness::Experiment&
   json.end_object();
 }
 
+// An option, a module's or a catalogue entry's: {name, help, default}.
+template <class Option>
+void write_option(JsonWriter& json, const Option& o) {
+  json.begin_object();
+  json.field("name", o.name);
+  json.field("help", o.help);
+  json.field("default", o.default_value);
+  json.end_object();
+}
+
 // One entry: {name, description, needs_gpu, options, statistics}, then what only its kind has
 // (`extra(json, entry)`: a clock, a key-column limit, a sorted output, a load limit).
 template <class Entry, class Extra>
@@ -79,13 +89,7 @@ void write_entries(JsonWriter& json, const char* kind, const std::vector<Entry>&
     json.field("description", e.description);
     json.field("needs_gpu", e.needs_gpu);
     json.begin_array("options");
-    for (const auto& o : e.options) {
-      json.begin_object();
-      json.field("name", o.name);
-      json.field("help", o.help);
-      json.field("default", o.default_value);
-      json.end_object();
-    }
+    for (const auto& o : e.options) write_option(json, o);
     json.end_array();
     json.begin_array("statistics");
     for (const auto& s : e.statistics) {
@@ -162,14 +166,8 @@ std::string registry_json(const std::vector<std::string>& papers) {
     json.field("order", static_cast<int>(std::find(all.begin(), all.end(), name) - all.begin()));
     if (const harness::Demo* d = registry.demo(name)) json.field("demo", d->description);
     json.begin_array("options");
-    for (const auto& o : registry.options()) {
-      if (o.paper != name) continue;
-      json.begin_object();
-      json.field("name", o.name);
-      json.field("help", o.help);
-      json.field("default", o.default_value);
-      json.end_object();
-    }
+    for (const auto& o : registry.options())
+      if (o.paper == name) write_option(json, o);
     json.end_array();
     json.begin_array("experiments");
     for (const harness::Experiment* e : registry.experiments(name)) {

@@ -558,6 +558,21 @@ int groupby_command(const std::vector<std::string>& args) {
   for (const auto& v : values)
     for (auto a : aggregations) origin.push_back(std::string(reference::to_string(a)) + " of " + v.source);
   check_output_names(names, origin);
+  // --verify against the CPU reference (above 2^20 rows computed by sorting on all cores, equal to
+  // the single-threaded reference bit for bit, which takes minutes at 10^8 rows), then --out.
+  const auto verify_and_write = [&](const reference::GroupByResult& got) {
+    int status = 0;
+    if (common.verify) {
+      std::string how;
+      const auto expected = catalogue::oracle_groupby(input, &how);
+      status = report_verify(reference::compare(expected, got, 1e-9), got.groups(), "groups", how);
+    }
+    if (!common.out.empty()) {
+      write_table(common.out, to_output(got, names));
+      std::cout << "wrote " << got.groups() << " groups (" << names.size() << " columns) to " << common.out << "\n";
+    }
+    return status;
+  };
   if (servers > 0) {
     const servers::GroupOptions group_options = servers_group(servers_flags, servers, algo_name);
     return guarded([&] {
@@ -581,17 +596,7 @@ int groupby_command(const std::vector<std::string>& args) {
       std::vector<std::vector<std::string>> warnings;
       for (const auto& st : stats) warnings.push_back(st.warnings);
       print_statistics(s, servers_warnings(warnings));
-      int status = 0;
-      if (common.verify) {
-        std::string how;
-        const auto expected = catalogue::oracle_groupby(input, &how);
-        status = report_verify(reference::compare(expected, got, 1e-9), got.groups(), "groups", how);
-      }
-      if (!common.out.empty()) {
-        write_table(common.out, to_output(got, names));
-        std::cout << "wrote " << got.groups() << " groups (" << names.size() << " columns) to " << common.out << "\n";
-      }
-      return status;
+      return verify_and_write(got);
     }, " (more --gpus)");
   }
   if (entry->needs_gpu) require_gpu(algo_name);
@@ -606,20 +611,7 @@ int groupby_command(const std::vector<std::string>& args) {
                                     [&](cudaStream_t s) { g->prepare(s); });
     print_time("time", t, entry->clock);
     print_statistics(g->statistics(stream.get(), false), g->warnings());
-    const reference::GroupByResult got = g->result(stream.get());
-    // Above 2^20 rows the reference's answer is computed by sorting on all cores (equal to the
-    // single-threaded reference bit for bit, which takes minutes at 10^8 rows).
-    int status = 0;
-    if (common.verify) {
-      std::string how;
-      const auto expected = catalogue::oracle_groupby(input, &how);
-      status = report_verify(reference::compare(expected, got, 1e-9), got.groups(), "groups", how);
-    }
-    if (!common.out.empty()) {
-      write_table(common.out, to_output(got, names));
-      std::cout << "wrote " << got.groups() << " groups (" << names.size() << " columns) to " << common.out << "\n";
-    }
-    return status;
+    return verify_and_write(g->result(stream.get()));
   }, entry->name == "mp_ega" ? " (a lower --gpu-memory-budget)" : " (--algo mp_ega works within a memory budget)");
 }
 
@@ -691,6 +683,18 @@ int join_command(const std::vector<std::string>& args) {
                              uint32_column(names[2], std::move(value2))});
     std::cout << "wrote " << rows.size() << " rows to " << common.out << "\n";
   };
+  // --verify against the CPU reference (above 2^20 rows a table, the sort-merge join on all cores:
+  // pkpk::oracle_join), then --out.
+  const auto verify_and_write = [&](const std::vector<pkpk::JoinedRow>& rows) {
+    int status = 0;
+    if (common.verify) {
+      std::string how;
+      const auto expected = catalogue::oracle_join(input, &how);
+      status = report_verify(catalogue::compare_rows(expected, rows), rows.size(), "rows", how);
+    }
+    if (!common.out.empty()) write_rows(rows);
+    return status;
+  };
   if (servers > 0) {
     const servers::GroupOptions group_options = servers_group(servers_flags, servers, algo_name);
     return guarded([&] {
@@ -711,14 +715,7 @@ int join_command(const std::vector<std::string>& args) {
         s.numbers.push_back({"samples_total", static_cast<double>(st.samples_total), "keys"});
       add_loads(s, st.loads, "rows");
       print_statistics(s, {});
-      int status = 0;
-      if (common.verify) {
-        std::string how;
-        const auto expected = catalogue::oracle_join(input, &how);
-        status = report_verify(catalogue::compare_rows(expected, rows), rows.size(), "rows", how);
-      }
-      if (!common.out.empty()) write_rows(rows);
-      return status;
+      return verify_and_write(rows);
     }, " (more --gpus)");
   }
   if (entry->needs_gpu) require_gpu(algo_name);
@@ -731,16 +728,7 @@ int join_command(const std::vector<std::string>& args) {
                                     [&](cudaStream_t s) { j->prepare(s); });
     print_time("time", t, entry->clock);
     print_statistics(j->statistics(stream.get(), false), j->warnings());
-    const auto rows = j->result(stream.get());
-    // Above 2^20 rows a table the answer is the sort-merge join on all cores (pkpk::oracle_join).
-    int status = 0;
-    if (common.verify) {
-      std::string how;
-      const auto expected = catalogue::oracle_join(input, &how);
-      status = report_verify(catalogue::compare_rows(expected, rows), rows.size(), "rows", how);
-    }
-    if (!common.out.empty()) write_rows(rows);
-    return status;
+    return verify_and_write(j->result(stream.get()));
   }, "");
 }
 
