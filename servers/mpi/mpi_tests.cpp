@@ -11,6 +11,7 @@
 #include "hashlab/common/memory.hpp"
 #include "hashlab/servers/bandwidth.hpp"
 #include "hashlab/servers/mpi.hpp"
+#include "hashlab/servers/mpi_testing.hpp"
 
 namespace hashlab::servers {
 namespace {
@@ -85,15 +86,5 @@ int main(int argc, char** argv) {
     });
   }
   ::testing::InitGoogleTest(&argc, argv);
-  // An exception that escapes a test on one process must end every process (MpiServer::run calls
-  // MPI_Abort), not leave the others waiting in a collective of the next test.
-  GTEST_FLAG_SET(catch_exceptions, false);
-  // Only server 0 prints the test log; every server runs every test.
-  if (server.communicator().rank() != 0) {
-    auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
-    delete listeners.Release(listeners.default_result_printer());
-  }
-  int status = 0;
-  server.run([&](hashlab::servers::Communicator&) { status = RUN_ALL_TESTS(); });
-  return status;
+  return hashlab::servers::run_all_tests_on_every_server(server);
 }

@@ -9,6 +9,7 @@
 #include "hashlab/common/generator.hpp"
 #include "hashlab/pkpk_join/servers_join.hpp"
 #include "hashlab/servers/mpi.hpp"
+#include "hashlab/servers/mpi_testing.hpp"
 
 namespace hashlab::pkpk {
 namespace {
@@ -82,14 +83,5 @@ int main(int argc, char** argv) {
   hashlab::servers::MpiServer server(&argc, &argv);
   hashlab::pkpk::server = &server;
   ::testing::InitGoogleTest(&argc, argv);
-  // An exception that escapes a test on one process must end every process (MpiServer::run calls
-  // MPI_Abort), not leave the others waiting in a collective of the next test.
-  GTEST_FLAG_SET(catch_exceptions, false);
-  if (server.communicator().rank() != 0) {
-    auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
-    delete listeners.Release(listeners.default_result_printer());
-  }
-  int status = 0;
-  server.run([&](hashlab::servers::Communicator&) { status = RUN_ALL_TESTS(); });
-  return status;
+  return hashlab::servers::run_all_tests_on_every_server(server);
 }

@@ -16,6 +16,8 @@
 
 #include <map>
 #include <memory>
+#include <mutex>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 
@@ -63,6 +65,26 @@ class ServerGroupTest : public GpuTestWithParam<ServersParam> {
     if (group && group->failed()) group.reset();  // ended by an earlier test: a new one
     if (!group) group = std::make_unique<servers::ServerGroup>(servers::GroupOptions{p, backend, {}});
     group_ = group.get();
+  }
+
+  /// Runs `work` on every server and expects each server to throw std::invalid_argument whose
+  /// message holds `words`: bad input on one server reaches every server with the same error.
+  template <class Work>
+  void expect_every_server_refuses(const std::string& words, Work&& work) {
+    std::mutex mutex;
+    int threw = 0;
+    EXPECT_THROW(group_->run([&](servers::Communicator& comm) {
+                   try {
+                     work(comm);
+                   } catch (const std::invalid_argument& e) {
+                     EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
+                     std::lock_guard<std::mutex> lock(mutex);
+                     ++threw;
+                     throw;
+                   }
+                 }),
+                 std::invalid_argument);
+    EXPECT_EQ(threw, p());
   }
 
   servers::Backend backend() const { return std::get<0>(GetParam()); }
