@@ -175,7 +175,34 @@ class GroupByResult:
         return f"GroupByResult({self.algo}, {self.stats['groups'] if 'groups' in self.stats else '?'} groups on the {where})"
 
 
-class GroupBy:
+class _Made:
+    """What a made group-by and join share: run(), time(), statistics() and device_inputs() on the
+    extension's call (`_call`)."""
+
+    def run(self):
+        """The algorithm, every pass of it (its premise, EGA's loading of the pairs, before)."""
+        self._call.run()
+        self._ran = True
+        return self
+
+    def device_inputs(self):
+        """The device addresses the algorithm reads its input columns at (a group-by's key columns,
+        then its value columns; a join's R keys and values, then S keys and values, where values
+        given as row numbers are the join's upload): a device array's own address when it is read
+        in place. Empty for an algorithm that reads host columns."""
+        return list(self._call.device_inputs())
+
+    def statistics(self, arrays=True):
+        return Statistics.of(self._call.statistics(arrays))
+
+    def time(self, warmup=1, reps=0):
+        """The harness's timing routine on run(): `warmup` runs, then `reps` timed ones (0: its
+        default), the entry's clock (CUDA events, or the host clock for CPU work and MP-EGA)."""
+        self._ran = True
+        return Timing.of(self._call.time(*_timing_args(warmup, reps)))
+
+
+class GroupBy(_Made):
     """A group-by of the catalogue made on these columns (device columns in place, host ones
     uploaded now): run() it, time() it, read result() and statistics(). `data`, `values`, `aggs`
     and `by` as for reference.groupby; options by keyword (or options={...})."""
@@ -188,12 +215,6 @@ class GroupBy:
         self._call = _core.GroupByCall(algo, as_columns(keys), as_columns(vals), aggregations(aggs),
                                        _options(options, kwargs))
         self._ran = False
-
-    def run(self):
-        """The group-by, every pass of it (its premise, EGA's loading of the pairs, before)."""
-        self._call.run()
-        self._ran = True
-        return self
 
     def result(self, device=None):
         """The last run's answer (runs once if it has not run). `device`: whether the groups stay
@@ -211,21 +232,6 @@ class GroupBy:
                 return GroupByResult(self.algo, names, stats, warnings, device=as_wanted)
         key_arrays, agg_arrays = self._call.result()
         return GroupByResult(self.algo, names, stats, warnings, host=key_arrays + agg_arrays)
-
-    def device_inputs(self):
-        """The device addresses the algorithm reads its columns at (key columns, then value
-        columns): a device array's own address when it is read in place. Empty for a group-by
-        that reads host columns."""
-        return list(self._call.device_inputs())
-
-    def statistics(self, arrays=True):
-        return Statistics.of(self._call.statistics(arrays))
-
-    def time(self, warmup=1, reps=0):
-        """The harness's timing routine on run(): `warmup` runs, then `reps` timed ones (0: its
-        default), the entry's clock (CUDA events, or the host clock for CPU work and MP-EGA)."""
-        self._ran = True
-        return Timing.of(self._call.time(*_timing_args(warmup, reps)))
 
     @property
     def bytes(self):
@@ -279,7 +285,7 @@ class JoinResult:
         return f"JoinResult({self.algo}, {int(self.stats['rows_out'])} rows on the {where})"
 
 
-class Join:
+class Join(_Made):
     """A Pk-Pk join of the catalogue made on R and S (keys unique within each table; values
     default to row numbers)."""
 
@@ -294,11 +300,6 @@ class Join:
                                     _options(options, kwargs))
         self._ran = False
 
-    def run(self):
-        self._call.run()
-        self._ran = True
-        return self
-
     def result(self, device=None):
         """The last run's answer (runs once if it has not run). `device`: whether the rows stay on
         the device (default: when an input was a device array; True or "cupy", "torch", "raw";
@@ -312,19 +313,6 @@ class Join:
                 rows = tuple(device_result(a, device if device is not None else True) for a in found)
                 return JoinResult(self.algo, stats, warnings, device=rows, sorted=self._call.sorted_output)
         return JoinResult(self.algo, stats, warnings, host=list(self._call.result()), sorted=True)
-
-    def device_inputs(self):
-        """The device addresses the join reads R's keys and values and S's keys and values at (a
-        device array's own address when it is read in place; values given as row numbers are the
-        join's upload). Empty for a CPU join."""
-        return list(self._call.device_inputs())
-
-    def statistics(self, arrays=True):
-        return Statistics.of(self._call.statistics(arrays))
-
-    def time(self, warmup=1, reps=0):
-        self._ran = True
-        return Timing.of(self._call.time(*_timing_args(warmup, reps)))
 
 
 def join(r_keys, s_keys, *, r_values=None, s_values=None, algo=None, device=None, options=None, **kwargs):

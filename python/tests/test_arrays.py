@@ -22,8 +22,9 @@ def test_a_strided_array_and_a_series_and_a_list_become_columns():
     assert column([1.5, 2.5], "l").typestr == "<f8"
 
 
-class CpuDlpackOnly:
-    """An object that offers its data through DLPack alone (as some frameworks do)."""
+class DlpackOnly:
+    """An array offered through DLPack alone (as some frameworks offer theirs: JAX's device arrays,
+    for one), on the host or on the device."""
 
     def __init__(self, array):
         self._array = array
@@ -37,7 +38,7 @@ class CpuDlpackOnly:
 
 def test_a_cpu_dlpack_object_is_read_through_numpy_without_a_copy():
     a = np.arange(5, dtype=np.uint32)
-    c = column(CpuDlpackOnly(a), "keys")
+    c = column(DlpackOnly(a), "keys")
     assert c.address == a.ctypes.data and not c.on_device
 
 

@@ -5,6 +5,7 @@ import pytest
 
 import hashlab
 from hashlab._arrays import column
+from test_arrays import DlpackOnly
 
 pytestmark = pytest.mark.gpu
 
@@ -20,19 +21,6 @@ def torch():
     if not torch.cuda.is_available():
         pytest.skip("needs PyTorch built with CUDA")
     return torch
-
-
-class DlpackOnly:
-    """A device array offered through DLPack alone (as JAX offers its arrays)."""
-
-    def __init__(self, array):
-        self._array = array
-
-    def __dlpack__(self, **kwargs):
-        return self._array.__dlpack__(**kwargs)
-
-    def __dlpack_device__(self):
-        return self._array.__dlpack_device__()
 
 
 @pytest.mark.parametrize("distribution, extra", [
