@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 #include <numeric>
+#include <optional>
 #include <stdexcept>
 
 #include "hashlab/common/memory.hpp"
@@ -128,6 +129,19 @@ reference::GroupByResult merge_partials(const Partials& partials, std::size_t va
   return out;
 }
 
+reference::GroupByResult downloaded(const DeviceGroupByResult& groups, cudaStream_t stream) {
+  reference::GroupByResult out;
+  for (const auto& k : groups.keys) out.keys.push_back(k.to_host(stream, groups.groups));
+  for (const auto& a : groups.aggregates) {
+    reference::AggregateColumn column;
+    column.op = a.op;
+    if (a.exact) column.exact = a.exact_values.to_host(stream, groups.groups);
+    else column.real = a.real_values.to_host(stream, groups.groups);
+    out.aggregates.push_back(std::move(column));
+  }
+  return out;
+}
+
 }  // namespace detail
 
 namespace {
@@ -183,18 +197,77 @@ reference::GroupByResult empty_result(std::size_t key_columns, std::size_t value
   return out;
 }
 
-reference::GroupByResult run_entry(const GroupByEntry& entry, const GroupByInput& input,
-                                   const Options& options, cudaStream_t stream,
-                                   std::vector<std::string>* warnings, bool collect = true) {
+/// The entry made for `input`, prepared and run on `stream`; its warnings in *warnings.
+std::unique_ptr<GroupBy> ran_entry(const GroupByEntry& entry, const GroupByInput& input, const Options& options,
+                                   cudaStream_t stream, std::vector<std::string>* warnings) {
   auto groupby = entry.make(input, options, stream);
   groupby->prepare(stream);
   groupby->run(stream);
   if (warnings != nullptr) *warnings = groupby->warnings();
+  return groupby;
+}
+
+reference::GroupByResult run_entry(const GroupByEntry& entry, const GroupByInput& input,
+                                   const Options& options, cudaStream_t stream,
+                                   std::vector<std::string>* warnings, bool collect = true) {
+  auto groupby = ran_entry(entry, input, options, stream, warnings);
   if (!collect) {
     HASHLAB_CUDA_CHECK(cudaStreamSynchronize(stream));  // local work only: no peer is waited for
     return {};
   }
   return groupby->result(stream);
+}
+
+/// A server's partial groups on its device, as they go into the shuffle: the key columns and one
+/// 8-byte column per (value column, base aggregation) in exact_partials' types. They are the
+/// entry's device result where it has one; otherwise its host result converted and uploaded.
+struct LocalPartials {
+  std::size_t rows = 0;
+  std::optional<DeviceGroupByResult> on_device;          // the entry's device result, retyped
+  std::vector<DeviceBuffer<std::uint32_t>> keys;         // or the host result's keys, uploaded
+  std::vector<DeviceBuffer<unsigned char>> values;       // and its partials
+  std::vector<const std::uint32_t*> key_pointers() const {
+    std::vector<const std::uint32_t*> out;
+    if (on_device) for (const auto& k : on_device->keys) out.push_back(k.data());
+    else for (const auto& k : keys) out.push_back(k.data());
+    return out;
+  }
+  std::vector<servers::ValueColumn> value_columns() const {
+    std::vector<servers::ValueColumn> out;
+    if (on_device) {
+      for (const auto& a : on_device->aggregates)
+        out.push_back({a.exact ? static_cast<const void*>(a.exact_values.data()) : a.real_values.data(), 8});
+    } else {
+      for (const auto& v : values) out.push_back({v.data(), 8});
+    }
+    return out;
+  }
+};
+
+/// The host path of LocalPartials, for an entry whose groups are on the host (none of the entries
+/// that run across servers today: each has a device result).
+void upload_partials(const reference::GroupByResult& partial, const std::vector<bool>& is_exact, LocalPartials& out,
+                     servers::Communicator& comm) {
+  cudaStream_t stream = comm.stream();
+  out.rows = partial.groups();
+  for (const auto& k : partial.keys) out.keys.push_back(to_device(k, stream));
+  for (std::size_t col = 0; col < partial.aggregates.size(); ++col) {
+    // 8 bytes a partial: int64 for integer values, double for floating ones (the references' forms).
+    std::vector<unsigned char> bytes(out.rows * 8);
+    const reference::AggregateColumn& a = partial.aggregates[col];
+    for (std::size_t g = 0; g < out.rows; ++g) {
+      if (is_exact[col]) {
+        const std::int64_t x = a.is_exact() ? a.exact[g] : static_cast<std::int64_t>(a.real[g]);
+        std::memcpy(bytes.data() + 8 * g, &x, 8);
+      } else {
+        const double x = a.is_exact() ? static_cast<double>(a.exact[g]) : a.real[g];
+        std::memcpy(bytes.data() + 8 * g, &x, 8);
+      }
+    }
+    out.values.push_back(to_device(bytes, stream));
+    comm.synchronize();  // `bytes` is a host vector about to go
+  }
+  comm.synchronize();  // so is `partial`, whose keys were uploaded
 }
 
 }  // namespace
@@ -278,64 +351,53 @@ reference::GroupByResult servers_groupby(servers::Communicator& comm, const Grou
   std::vector<bool> integer_values;
   for (std::size_t v = 0; v < value_columns; ++v) integer_values.push_back(is_integer(input.values[v].dtype));
   const std::vector<bool> is_exact = detail::exact_partials(base, integer_values);
-  std::vector<DeviceBuffer<std::uint32_t>> partial_keys;
-  std::vector<DeviceBuffer<unsigned char>> partial_values;
-  std::size_t partial_rows = 0;
+  LocalPartials partials;
   error = servers::guarded([&] {
-    reference::GroupByResult partial = empty_result(key_columns, value_columns, base);
-    if (rows > 0) {
-      GroupByInput mine = input;
-      mine.aggregations = base;
-      partial = run_entry(*entry, mine, options.entry_options, stream, &st.warnings);
+    if (rows == 0) {
+      upload_partials(empty_result(key_columns, value_columns, base), is_exact, partials, comm);
+      return;
     }
-    partial_rows = partial.groups();
-    for (const auto& k : partial.keys) partial_keys.push_back(to_device(k, stream));
-    for (std::size_t col = 0; col < partial.aggregates.size(); ++col) {
-      // 8 bytes a partial: int64 for integer values, double for floating ones (the references' forms).
-      std::vector<unsigned char> bytes(partial_rows * 8);
-      const reference::AggregateColumn& a = partial.aggregates[col];
-      for (std::size_t g = 0; g < partial_rows; ++g) {
-        if (is_exact[col]) {
-          const std::int64_t x = a.is_exact() ? a.exact[g] : static_cast<std::int64_t>(a.real[g]);
-          std::memcpy(bytes.data() + 8 * g, &x, 8);
-        } else {
-          const double x = a.is_exact() ? static_cast<double>(a.exact[g]) : a.real[g];
-          std::memcpy(bytes.data() + 8 * g, &x, 8);
-        }
-      }
-      partial_values.push_back(to_device(bytes, stream));
-      comm.synchronize();  // `bytes` is a host vector about to go
+    GroupByInput mine = input;
+    mine.aggregations = base;
+    auto groupby = ran_entry(*entry, mine, options.entry_options, stream, &st.warnings);
+    partials.on_device = groupby->device_result(stream);
+    if (!partials.on_device) {
+      upload_partials(groupby->result(stream), is_exact, partials, comm);
+      return;
     }
-    comm.synchronize();  // so is `partial`, whose keys were uploaded
+    partials.rows = partials.on_device->groups;
+    if (partials.on_device->keys.size() != key_columns || partials.on_device->aggregates.size() != is_exact.size())
+      throw std::logic_error("servers_groupby: " + entry->name + " gave " +
+                             std::to_string(partials.on_device->keys.size()) + " key columns and " +
+                             std::to_string(partials.on_device->aggregates.size()) + " aggregates for " +
+                             std::to_string(key_columns) + " key columns and " + std::to_string(is_exact.size()) +
+                             " partials");
+    for (std::size_t col = 0; col < is_exact.size(); ++col)
+      detail::retype(partials.on_device->aggregates[col], is_exact[col], partials.rows, stream);
   });
   comm.phase_boundary(error, "group-by: pre-aggregation");
-  for (const auto& k : partial_keys) key_pointers.push_back(k.data());
-  std::vector<servers::ValueColumn> shuffled_values;
-  for (const auto& v : partial_values) shuffled_values.push_back({v.data(), 8});
+  key_pointers = partials.key_pointers();
   const servers::ShuffledTable got = servers::shuffle_by_key_hash(
-      comm, {key_pointers.data(), static_cast<int>(key_columns)}, shuffled_values, partial_rows);
-  st.rows_sent = partial_rows;
+      comm, {key_pointers.data(), static_cast<int>(key_columns)}, partials.value_columns(), partials.rows);
+  st.rows_sent = partials.rows;
   st.rows_received = got.rows;
   st.loads = got.loads;
   reference::GroupByResult out;
   error = servers::guarded([&] {
-    detail::Partials partials;
-    for (const auto& k : got.keys) partials.keys.push_back(k.to_host(stream, got.rows));
-    partials.is_exact = is_exact;
-    partials.exact.resize(is_exact.size());
-    partials.real.resize(is_exact.size());
-    for (std::size_t col = 0; col < is_exact.size(); ++col) {
-      const std::vector<unsigned char> bytes = got.values[col].to_host(stream);
-      if (is_exact[col]) {
-        partials.exact[col].resize(got.rows);
-        if (got.rows > 0) std::memcpy(partials.exact[col].data(), bytes.data(), got.rows * 8);
-      } else {
-        partials.real[col].resize(got.rows);
-        if (got.rows > 0) std::memcpy(partials.real[col].data(), bytes.data(), got.rows * 8);
-      }
+    // The partials merged where the shuffle left them (detail::merge_partials is the host reference).
+    detail::DevicePartials received;
+    received.rows = got.rows;
+    for (const auto& k : got.keys) received.keys.push_back(k.data());
+    for (const auto& v : got.values) received.columns.push_back(v.data());
+    received.is_exact = is_exact;
+    const DeviceGroupByResult merged =
+        detail::merge_partials_on_device(received, value_columns, base, input.aggregations, stream);
+    if (options.collect) {
+      out = detail::downloaded(merged, stream);
+    } else {
+      HASHLAB_CUDA_CHECK(cudaStreamSynchronize(stream));  // the merge is this server's last work
+      out = empty_result(key_columns, value_columns, input.aggregations);
     }
-    out = detail::merge_partials(partials, value_columns, base, input.aggregations);
-    if (!options.collect) out = empty_result(key_columns, value_columns, input.aggregations);
   });
   comm.phase_boundary(error, "group-by: merge");
   st.groups = out.groups();

@@ -1,7 +1,10 @@
 // The group-by across servers against the single-GPU answer: every GPU group-by of the catalogue
 // on the local backend's 1 to 3 servers sharing GPU 0 (any GPU machine) and on NCCL's 1 and 2
 // servers where the host has the GPUs; many groups (the rows are shuffled) and few (the RAPIDS
-// estimator chooses the pre-aggregation), forced both ways; bad input on one server.
+// estimator chooses the pre-aggregation), forced both ways; the pre-aggregation (its partials merged
+// on the device: merge_partials_gpu_test.cpp tests that merge against the host's) for every entry,
+// on keys 0 and 0xfffffffe, with a server without rows, and on float64 values with two key columns
+// (counts int64); bad input on one server.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -146,6 +149,109 @@ TEST_P(ServersGroupBy, ForcingEitherWayGivesTheSameAnswer) {
     const auto [all, stats] = across(w, o);
     EXPECT_EQ(reference::compare(expected, all), "") << to_string(mode);
     EXPECT_EQ(stats[0].pre_aggregated, mode == PreAggregation::kAlways);
+  }
+}
+
+TEST_P(ServersGroupBy, EveryGpuGroupByPreAggregatedEqualsItsSingleGpuAnswerKeysZeroAndLargestToo) {
+  // The partials merged on each server's device; keys 0 and 0xfffffffe among them (0xffffffff is
+  // the empty-slot key most entries refuse).
+  Whole w = whole(20000, 500, testing::test_seed() + 3);
+  for (std::size_t i = 0; i < w.keys.size(); i += 97) w.keys[i] = i % 2 == 0 ? 0u : 0xfffffffeu;
+  for (const char* algorithm : {"sp_ega", "lphga", "sort", "hash", "rapids"}) {
+    SCOPED_TRACE(algorithm);
+    ServersGroupByOptions o;
+    o.algorithm = algorithm;
+    o.pre_aggregation = PreAggregation::kAlways;
+    const auto [all, stats] = across(w, o);
+    const auto expected = single_gpu(w, algorithm);
+    EXPECT_EQ(reference::compare(expected, all), "");
+    ASSERT_GE(all.groups(), 2u);
+    EXPECT_EQ(all.keys[0].front(), 0u);
+    EXPECT_EQ(all.keys[0].back(), 0xfffffffeu);
+    std::uint64_t sent = 0;
+    for (const auto& st : stats) {
+      EXPECT_TRUE(st.pre_aggregated);
+      sent += st.rows_sent;
+    }
+    EXPECT_LE(sent, static_cast<std::uint64_t>(p()) * expected.groups()) << "at most one partial per group and server";
+  }
+}
+
+TEST_P(ServersGroupBy, AServerWithoutRowsTakesPartInThePreAggregation) {
+  const Whole w = whole(2, 2, testing::test_seed() + 4);  // 3 servers: one of them has no row
+  ServersGroupByOptions o;
+  o.algorithm = "sort";
+  o.pre_aggregation = PreAggregation::kAlways;
+  const auto [all, stats] = across(w, o);
+  EXPECT_EQ(reference::compare(single_gpu(w, "sort"), all), "");
+}
+
+TEST_P(ServersGroupBy, FloatingValuesOnTwoKeyColumnsPreAggregatedKeepCountsInt64) {
+  // rapids (the entry that takes float64 values and several key columns), forced to pre-aggregate:
+  // the partial sums, minima and maxima travel as doubles, the counts as int64.
+  const std::size_t rows = 30000;
+  std::vector<std::uint32_t> k0, k1;
+  std::vector<double> values;
+  std::uint64_t x = testing::test_seed() * 0x9e3779b97f4a7c15ull + 5;
+  for (std::size_t i = 0; i < rows; ++i) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    k0.push_back(static_cast<std::uint32_t>(x % 40) * 7u);  // 40 x 25 tuples: many rows per group
+    k1.push_back(i % 50 == 0 ? 0xfffffffeu : static_cast<std::uint32_t>((x >> 20) % 25));
+    values.push_back(static_cast<double>(static_cast<std::int64_t>(x >> 40) - (1 << 23)) / 1024.0);
+  }
+  const auto columns_of = [](const std::uint32_t* a, const std::uint32_t* b, const double* v, std::size_t n,
+                             bool device) {
+    GroupByInput in;
+    in.aggregations = kEvery;
+    in.keys = {{"k0", DType::kUint32, n, device ? nullptr : a, device ? a : nullptr, {}},
+               {"k1", DType::kUint32, n, device ? nullptr : b, device ? b : nullptr, {}}};
+    in.values = {{"v", DType::kFloat64, n, device ? nullptr : v, device ? v : nullptr, {}}};
+    return in;
+  };
+  std::mutex mutex;
+  std::vector<reference::GroupByResult> parts(static_cast<std::size_t>(p()));
+  group_->run([&](servers::Communicator& comm) {
+    const auto d = static_cast<std::size_t>(comm.rank()), n = static_cast<std::size_t>(comm.size());
+    const std::size_t begin = rows * d / n, end = rows * (d + 1) / n;
+    const std::vector<std::uint32_t> h0(k0.begin() + begin, k0.begin() + end), h1(k1.begin() + begin, k1.begin() + end);
+    const std::vector<double> hv(values.begin() + begin, values.begin() + end);
+    const auto dk0 = to_device(h0, comm.stream());
+    const auto dk1 = to_device(h1, comm.stream());
+    const auto dv = to_device(hv, comm.stream());
+    ServersGroupByOptions o;
+    o.algorithm = "rapids";
+    o.pre_aggregation = PreAggregation::kAlways;
+    ServerGroupByStats st;
+    auto mine = servers_groupby(comm, columns_of(dk0.data(), dk1.data(), dv.data(), end - begin, true), o, &st);
+    EXPECT_TRUE(st.pre_aggregated) << comm.who();
+    EXPECT_TRUE(mine.sorted_by_key()) << comm.who();
+    std::lock_guard<std::mutex> lock(mutex);
+    parts[d] = std::move(mine);
+  });
+  reference::GroupByResult all = parts[0];
+  for (std::size_t d = 1; d < parts.size(); ++d) {
+    for (std::size_t c = 0; c < all.keys.size(); ++c)
+      all.keys[c].insert(all.keys[c].end(), parts[d].keys[c].begin(), parts[d].keys[c].end());
+    for (std::size_t a = 0; a < all.aggregates.size(); ++a) {
+      all.aggregates[a].exact.insert(all.aggregates[a].exact.end(), parts[d].aggregates[a].exact.begin(),
+                                     parts[d].aggregates[a].exact.end());
+      all.aggregates[a].real.insert(all.aggregates[a].real.end(), parts[d].aggregates[a].real.begin(),
+                                    parts[d].aggregates[a].real.end());
+    }
+  }
+  all.sort_by_key();
+  Stream stream;
+  auto g = groupby_entry("rapids").make(columns_of(k0.data(), k1.data(), values.data(), rows, false), {}, stream.get());
+  g->prepare(stream.get());
+  g->run(stream.get());
+  // The floating sums add in another order across servers: equal to 1e-9.
+  EXPECT_EQ(reference::compare(g->result(stream.get()), all, 1e-9), "");
+  ASSERT_EQ(all.aggregates.size(), kEvery.size());
+  for (const auto& a : all.aggregates) {
+    SCOPED_TRACE(reference::to_string(a.op));
+    const bool exact = a.op == Aggregation::kCount;
+    EXPECT_EQ(a.is_exact(), exact) << "a count over floating values is int64; sum, min, max, mean are double";
+    EXPECT_EQ(exact ? a.exact.size() : a.real.size(), all.groups());
   }
 }
 

@@ -1,5 +1,6 @@
-// The pre-aggregation's host side (servers_groupby.hpp, detail): which partial aggregations it computes and
-// how the partial groups merge. No GPU needed.
+// The pre-aggregation's host side (servers_groupby.hpp, detail): which partial aggregations it computes,
+// how the partial groups merge (the host reference of the device merge), and the device merge's
+// checks of its arguments. No GPU needed.
 #include <gtest/gtest.h>
 
 #include "hashlab/catalogue/servers_groupby.hpp"
@@ -76,6 +77,24 @@ TEST(ServersGroupByPartials, KeyTuplesGroupOnEveryColumnAndNoRowsGiveNoGroups) {
   none.real.resize(1);
   EXPECT_EQ(detail::merge_partials(none, 1, base, {Aggregation::kCount}).groups(), 0u);
   EXPECT_THROW(detail::merge_partials(none, 2, base, {Aggregation::kCount}), std::logic_error);
+}
+
+TEST(ServersGroupByPartials, TheDeviceMergeRefusesColumnsThatDoNotMatchTheAggregations) {
+  // Checked before any device work, so this runs without a GPU.
+  const std::vector<Aggregation> base = {Aggregation::kSum, Aggregation::kCount};
+  detail::DevicePartials p;
+  p.keys = {nullptr};
+  p.is_exact = {true, true};
+  p.columns = {nullptr, nullptr};
+  EXPECT_THROW(detail::merge_partials_on_device(p, 2, base, {Aggregation::kSum}, nullptr), std::logic_error);
+  p.columns = {nullptr};  // fewer columns than their types
+  EXPECT_THROW(detail::merge_partials_on_device(p, 1, base, {Aggregation::kSum}, nullptr), std::logic_error);
+  p.columns = {nullptr, nullptr};
+  p.keys.clear();
+  EXPECT_THROW(detail::merge_partials_on_device(p, 1, base, {Aggregation::kSum}, nullptr), std::logic_error);
+  p.keys = {nullptr};
+  p.rows = std::size_t{1} << 32;
+  EXPECT_THROW(detail::merge_partials_on_device(p, 1, base, {Aggregation::kSum}, nullptr), std::length_error);
 }
 
 }  // namespace

@@ -101,10 +101,42 @@ std::vector<bool> exact_partials(const std::vector<reference::Aggregation>& base
 /// Merges partial groups (rows with equal key tuples) into the answer for `requested`
 /// aggregations of `value_columns` value columns: sums and counts add, minima and maxima fold, a
 /// mean is the merged sum over the merged count. `base` names the partial columns (value-major:
-/// value column v's base aggregation b is column v * base.size() + b). Sorted by key.
+/// value column v's base aggregation b is column v * base.size() + b). Sorted by key. The host
+/// reference of merge_partials_on_device, which servers_groupby runs.
 reference::GroupByResult merge_partials(const Partials& partials, std::size_t value_columns,
                                         const std::vector<reference::Aggregation>& base,
                                         const std::vector<reference::Aggregation>& requested);
+
+/// Partials as the shuffle leaves them in this server's device memory: `rows` rows of the key
+/// columns and of one 8-byte column per (value column, base aggregation), value-major as in
+/// Partials, each int64 where is_exact says so, else double.
+struct DevicePartials {
+  std::size_t rows = 0;
+  std::vector<const std::uint32_t*> keys;
+  std::vector<const void*> columns;
+  std::vector<bool> is_exact;
+};
+
+/// merge_partials on the device, on `stream`: a stable radix sort of the row numbers by each key
+/// column from the last to the first (the order of merge_partials' std::stable_sort), a new group
+/// wherever the key tuple changes, each partial column folded over its group's rows in that order
+/// in its own type (so a floating sum adds in the same order as on the host and gives the same
+/// bits), then the requested columns (a mean: the merged sum over the merged count, as double).
+/// The groups are sorted by key tuple and downloaded() gives merge_partials' answer. Reads the
+/// number of groups back (one synchronisation); the rest is asynchronous. std::length_error beyond
+/// 2^32 - 1 rows; std::logic_error when the columns do not match `base` and `value_columns`.
+DeviceGroupByResult merge_partials_on_device(const DevicePartials& partials, std::size_t value_columns,
+                                             const std::vector<reference::Aggregation>& base,
+                                             const std::vector<reference::Aggregation>& requested,
+                                             cudaStream_t stream);
+
+/// Makes `aggregate` (n values) hold its values as int64 (`exact`) or as double, converting on
+/// the device where it holds the other type (a partial travels in exact_partials' type whatever
+/// the entry gave; a double becomes int64 by truncation, as the host conversion did).
+void retype(DeviceGroupByResult::Aggregate& aggregate, bool exact, std::size_t n, cudaStream_t stream);
+
+/// A device result's groups in host memory, in the references' form (synchronises `stream`).
+reference::GroupByResult downloaded(const DeviceGroupByResult& groups, cudaStream_t stream);
 
 }  // namespace detail
 }  // namespace hashlab::catalogue
