@@ -4,8 +4,13 @@
 // each server runs any group-by of the catalogue on what it received. With few groups a local
 // pre-aggregation comes first: each server groups its own rows (sums, counts, minima and maxima:
 // what merges), the partial groups are shuffled instead of the rows, and each server merges the
-// partials of its groups. The RAPIDS report's cardinality estimator (its GPU triple sampler)
-// decides, on every server's own rows; the decision and the estimates are in the statistics.
+// partials of its groups. The partials stay on the devices throughout: the local groups go into
+// the shuffle from the entry's device result (GroupBy::device_result), and each server merges what
+// it received on its device (detail::merge_partials_on_device: a stable radix sort by the key
+// tuple, then one fold per partial column; detail::merge_partials is its host reference); the
+// groups come to the host only when collected. The RAPIDS report's cardinality estimator (its GPU
+// triple sampler) decides, on every server's own rows; the decision and the estimates are in the
+// statistics.
 //
 //   ServersGroupByOptions options;  options.algorithm = "sp_ega";
 //   ServerGroupByStats stats;
@@ -43,9 +48,10 @@ struct ServersGroupByOptions {
   Options entry_options;  // its options
   PreAggregation pre_aggregation = PreAggregation::kAuto;
   std::uint64_t seed = 1;            // the estimator's sampling seed (server r: seed + r)
-  /// false: the groups stay where the local group-by left them (the timed runs: a single GPU's
-  /// group-by is timed without bringing its groups to the host either); servers_groupby then
-  /// returns no groups (the pre-aggregation's merge, on the host, still runs).
+  /// false: the groups stay where the local group-by (or the pre-aggregation's merge) left them,
+  /// on the device (the timed runs: a single GPU's group-by is timed without bringing its groups
+  /// to the host either); servers_groupby then returns no groups. The merge still runs, on the
+  /// device, and is waited for.
   bool collect = true;
 };
 
