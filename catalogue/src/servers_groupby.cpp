@@ -197,6 +197,22 @@ reference::GroupByResult empty_result(std::size_t key_columns, std::size_t value
   return out;
 }
 
+/// The entry's checks of this server's share. A share without rows (more servers than rows, or a
+/// key range that another server holds) is not refused: its columns' types, the aggregations and
+/// the options are checked as the entry checks one row of zeros of the same columns, and an input
+/// without rows on every server is refused once the servers have counted theirs.
+void check_share(const GroupByEntry& entry, const GroupByInput& input, const Options& options) {
+  const auto empty = [](const std::vector<Column>& columns) {
+    return std::all_of(columns.begin(), columns.end(), [](const Column& c) { return c.rows == 0; });
+  };
+  if (input.keys.empty() || !empty(input.keys) || !empty(input.values)) return entry.check(input, options);
+  static const std::uint64_t zero = 0;  // one row of any dtype's zero
+  GroupByInput stand_in = input;
+  for (std::vector<Column>* columns : {&stand_in.keys, &stand_in.values})
+    for (Column& c : *columns) c.rows = 1, c.host = &zero, c.device = nullptr;
+  entry.check(stand_in, options);
+}
+
 /// The entry made for `input`, prepared and run on `stream`; its warnings in *warnings.
 std::unique_ptr<GroupBy> ran_entry(const GroupByEntry& entry, const GroupByInput& input, const Options& options,
                                    cudaStream_t stream, std::vector<std::string>* warnings) {
@@ -297,7 +313,7 @@ reference::GroupByResult servers_groupby(servers::Communicator& comm, const Grou
                                                     : " runs on the CPU; the servers run GPU group-bys (") +
                                   those + ")");
     }
-    entry->check(input, options.entry_options);
+    check_share(*entry, input, options.entry_options);
     for (const auto& c : input.keys) keys.push_back(on_device(c, stream));
     for (const auto& c : input.values) values.push_back(on_device(c, stream));
     if (options.pre_aggregation == PreAggregation::kAuto)
@@ -310,6 +326,9 @@ reference::GroupByResult servers_groupby(servers::Communicator& comm, const Grou
   double rows_total = 0;
   for (const double e : comm.all_gather_host(estimate)) st.estimated_groups_total += e;
   for (const std::uint64_t r : comm.all_gather_host<std::uint64_t>(rows)) rows_total += static_cast<double>(r);
+  if (rows_total == 0)  // the same on every server: each ends with the single-GPU entry's refusal
+    comm.phase_boundary(std::make_exception_ptr(std::invalid_argument(input.keys.front().label() + ": no rows")),
+                        "group-by: input");
   st.pre_aggregated = options.pre_aggregation == PreAggregation::kAlways ||
                       (options.pre_aggregation == PreAggregation::kAuto &&
                        st.estimated_groups_total <= kPreAggregateBelow * rows_total);

@@ -105,7 +105,7 @@ class ServersGroupBy : public testing::ServerGroupTest {
 INSTANTIATE_TEST_SUITE_P(Servers, ServersGroupBy,
                          ::testing::Values(testing::ServersParam{Backend::kLocal, 1}, testing::ServersParam{Backend::kLocal, 2},
                                            testing::ServersParam{Backend::kLocal, 3}, testing::ServersParam{Backend::kNccl, 1},
-                                           testing::ServersParam{Backend::kNccl, 2}),
+                                           testing::ServersParam{Backend::kNccl, 2}, testing::ServersParam{Backend::kNccl, 4}),
                          testing::servers_param_name);
 
 TEST_P(ServersGroupBy, EveryGpuGroupByEqualsItsSingleGpuAnswerWithManyGroups) {
@@ -261,6 +261,15 @@ TEST_P(ServersGroupBy, BadInputOnOneServerReachesEveryServer) {
     std::vector<std::uint32_t> k = {1, 2, 3}, v = {4, 5, 6};
     if (comm.rank() + 1 == comm.size()) k[1] = 0xffffffffu;
     servers_groupby(comm, input_of("sp_ega", k.data(), v.data(), k.size(), false), ServersGroupByOptions{});
+  });
+  EXPECT_FALSE(group_->failed());
+}
+
+TEST_P(ServersGroupBy, AnInputWithoutRowsIsRefusedOnEveryServerAsOnOneGpu) {
+  // Servers without rows take part (above); when none has a row, every server gives the refusal
+  // of the single-GPU entry, "key: no rows".
+  expect_every_server_refuses("key: no rows", [&](servers::Communicator& comm) {
+    servers_groupby(comm, input_of("sort", nullptr, nullptr, 0, false), ServersGroupByOptions{});
   });
   EXPECT_FALSE(group_->failed());
 }
