@@ -38,7 +38,7 @@ AWAITING_A_REFERENCE_RUN = {
 # them, and a reference run of a multi-GPU host holds these only (its folder is listed in
 # MULTI_GPU_REFERENCES). A module a run does not hold is not judged there: not a finding.
 MULTI_GPU_MODULES = ["gpu_servers"]
-MULTI_GPU_REFERENCES = {"h200x2": "2 H200s (NVLink)"}
+MULTI_GPU_REFERENCES = {"h200x2": "2 H200s (NVLink)", "h200x4": "4 H200s (NVLink)"}
 # Experiments a reference run (folder relative to results/reference/) did not run, each with why:
 # the claims reading them are "not measured: no results for ..." there and nowhere else. An entry
 # whose experiment the run holds fails the test, so it leaves with the run that measures it.
