@@ -390,7 +390,7 @@ def _quantity(results, spec, module, over):
         unit = unit or r.get("unit", "")
     incomplete = results.incomplete(mod, spec["experiment"])
     if not selected:
-        what = ", ".join(f"{k}={spec[k]}" for k in ("variant", "metric", "n", "param", "param_per_n") if k in spec)
+        what = ", ".join(f"{k}={spec[k]}" for k in ("variant", "metric", "n", "param", "param_per_n", "x_in") if k in spec)
         why = f"no verified rows with {what} in {where}"
         if unverified:
             why += " (" + ", ".join(sorted(set(unverified.values()))) + ")"
