@@ -2,8 +2,12 @@
 Pk-Pk join across GPUs, Dash's report's title taken at its word, and the MPC model's load bound.
 The claims are rows of gpu_servers/claims.toml, evaluated by plots/verdicts.py."""
 import os
+import textwrap
 
 import hashlab_style as hs
+import matplotlib.legend
+import matplotlib.lines
+import matplotlib.transforms
 
 PAPER = "gpu_servers"
 
@@ -15,9 +19,10 @@ LABELS = {"sampled_bsp": "sampled splitters + local BSP join (the report on serv
           "hashed_sequential": "hash, sequential keys", "hashed_clustered": "hash, clustered keys",
           "report_rule": "the report's log2(p) samples per tile"}
 PHASES = ["sample", "splitters", "partition", "all_to_all", "local_sort", "join"]
-# The field's anchors, input rows per second per GPU (information: other GPUs, other systems).
-ANCHORS = [(0.46, "distributed-join, 8 V100s: 800M x 800M in 0.43 s (0.46 G rows/s per GPU)"),
-           (0.65, "Gao & Sakharnykh, 1024 A100s: 667 G tuples/s (0.65 G/s per GPU)")]
+# The field's anchors, input rows per second per GPU (information: other GPUs, other systems), each
+# with its own line style: the two lie 0.19 G/s apart, too close for labels written on the lines.
+ANCHORS = [(0.46, "distributed-join, 8 V100s: 800M x 800M in 0.43 s (0.46 G rows/s per GPU)", ":"),
+           (0.65, "Gao & Sakharnykh, 1024 A100s: 667 G tuples/s (0.65 G/s per GPU)", "--")]
 
 
 def label(v):
@@ -46,6 +51,33 @@ def plot_by_gpus(rows, ax, metric):
                         linestyle="none")
 
 
+def gpus_axis(ax):
+    """An x axis of GPUs that has a width where every point ran at one GPU count (a host of 2 GPUs
+    whose experiment starts at p = 2): a log axis over one value has none, and its figure falls apart."""
+    lo, hi = ax.get_xlim()
+    if hi <= lo * 1.01:
+        ax.set_xlim(lo / 2, hi * 2)
+
+
+def fit_title(fig, ax):
+    """Wraps the title again, more narrowly, until each line fits within the figure: hs.new_figure
+    wraps it at an estimated number of characters per inch, which a title of wide letters outgrows."""
+    text = ax.get_title()
+    if not text:
+        return
+    flat = " ".join(text.split())
+    renderer = fig.canvas.get_renderer()
+    width = max(30, max(len(line) for line in text.split("\n")))
+    while ax.title.get_window_extent(renderer).width > 0.9 * fig.bbox.width and width > 30:
+        width -= 2
+        ax.set_title(textwrap.fill(flat, width=width, break_on_hyphens=False), fontsize=ax.title.get_fontsize())
+
+
+def save(fig, ax, path, rows, note=None):
+    fit_title(fig, ax)
+    return hs.save(fig, ax, path, rows, note=note)
+
+
 def shared_note(rows):
     return "hollow: servers sharing one GPU (a test of the code, not a scaling measurement)" \
         if any(r["metric"] == "shared_gpu" and (r["median"] or 0) > 0 for r in rows) else None
@@ -58,9 +90,22 @@ def plot_weak(results_dir, out):
     fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "weak_scaling"), "GPUs (servers)",
                             "G input rows/s per GPU", logx=True)
     plot_by_gpus(rows, ax, "per_gpu_rate")
-    for value, text in ANCHORS:
-        hs.hardware_line(ax, value, text)
-    return [hs.save(fig, ax, os.path.join(out, "weak_scaling.png"), rows, note=shared_note(rows))]
+    gpus_axis(ax)
+    # The anchors' own legend, without a frame, just above their lines (where the labels on the lines
+    # were), each by its line style; the variants' legend goes where it crosses the fewest lines in the
+    # part of the axes above it (matplotlib's "best" does not see another legend).
+    lines = [ax.axhline(value, color="black", linestyle=style, linewidth=0.9, alpha=0.7)
+             for value, _, style in ANCHORS]
+    top = max(v for v, _, _ in ANCHORS)
+    anchors = matplotlib.legend.Legend(ax, lines, [text for _, text, _ in ANCHORS], fontsize=7, frameon=False,
+                                       loc="lower left", bbox_to_anchor=(0, top), bbox_transform=ax.get_yaxis_transform(),
+                                       borderaxespad=0.1, handlelength=2.5, labelspacing=0.2)
+    ax.add_artist(anchors)
+    height = anchors.get_window_extent(fig.canvas.get_renderer()).height
+    above = (ax.transData.transform((1, top))[1] + height - ax.bbox.y0) / ax.bbox.height + 0.02
+    if above < 0.75:
+        ax.legend(fontsize=8, loc="best", bbox_to_anchor=(0, above, 1, 1 - above))
+    return [save(fig, ax, os.path.join(out, "weak_scaling.png"), rows, note=shared_note(rows))]
 
 
 def plot_strong(results_dir, out):
@@ -70,7 +115,8 @@ def plot_strong(results_dir, out):
     fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "strong_scaling"), "GPUs (servers)", "ms",
                             logx=True, logy=True)
     plot_by_gpus(rows, ax, "join_time")
-    return [hs.save(fig, ax, os.path.join(out, "strong_scaling.png"), rows, note=shared_note(rows))]
+    gpus_axis(ax)
+    return [save(fig, ax, os.path.join(out, "strong_scaling.png"), rows, note=shared_note(rows))]
 
 
 def plot_phases(results_dir, out):
@@ -96,7 +142,7 @@ def plot_phases(results_dir, out):
         bottoms = [b + h for b, h in zip(bottoms, heights)]
     ax.set_xticks(range(len(bars)))
     ax.set_xticklabels(labels, fontsize=6)
-    written.append(hs.save(fig, ax, os.path.join(out, "phases.png"), rows, note=shared_note(rows)))
+    written.append(save(fig, ax, os.path.join(out, "phases.png"), rows, note=shared_note(rows)))
 
     fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "phases", "the all-to-all phase vs the all-to-all limit"),
                             "GPUs (servers)",
@@ -108,7 +154,8 @@ def plot_phases(results_dir, out):
     for key, value in sorted(hs.limits(results_dir).items()):
         if key.startswith("all_to_all_gbps_p"):
             ax.plot([float(key.split("_p")[1].split("_")[0])], [value], marker="+", color="gray", linestyle="none")
-    written.append(hs.save(fig, ax, os.path.join(out, "all_to_all.png"), rows,
+    gpus_axis(ax)
+    written.append(save(fig, ax, os.path.join(out, "all_to_all.png"), rows,
                            note="gray +: hashlab probe's all-to-all at 64 MiB .. 2 GiB per GPU"))
     return written
 
@@ -120,8 +167,9 @@ def plot_load(results_dir, out):
         fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "load"), "GPUs (servers)",
                                 "fullest / mean load", logx=True)
         plot_by_gpus(rows, ax, "load_ratio")
+        gpus_axis(ax)
         hs.hardware_line(ax, 1.1, "1.1 N/p (the issue's bar)")
-        written.append(hs.save(fig, ax, os.path.join(out, "load.png"), rows, note=shared_note(rows)))
+        written.append(save(fig, ax, os.path.join(out, "load.png"), rows, note=shared_note(rows)))
     rows = hs.load(results_dir, PAPER, "samples")
     if hs.verified(rows):
         fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "samples"), "samples per server", "fullest / mean load", logx=True)
@@ -131,7 +179,7 @@ def plot_load(results_dir, out):
         for x, y in zip(xs, med):
             hs.paper_marker(ax, x, y, label("report_rule"))
         hs.hardware_line(ax, 1.1, "1.1 N/p")
-        written.append(hs.save(fig, ax, os.path.join(out, "samples.png"), rows, note=shared_note(rows)))
+        written.append(save(fig, ax, os.path.join(out, "samples.png"), rows, note=shared_note(rows)))
     return written
 
 
@@ -142,7 +190,7 @@ def plot_groupby(results_dir, out):
     if not hs.verified(rows):  # nothing measured (absent, or every point skipped): no figure
         return []
     fig, ax = hs.new_figure(hs.title(results_dir, PAPER, "groupby_scaling"), "groups", "ms", logx=True, logy=True,
-                            size=(7.2, 4.6))
+                            size=(7.2, 5.2))
     ax.set_xscale("log", base=10)
     algorithms = []
     for v in hs.variants(rows, "groupby_time"):
@@ -150,6 +198,7 @@ def plot_groupby(results_dir, out):
         if name not in algorithms:
             algorithms.append(name)
     styles = {"single": "-", "p2": ":", "p4": "--", "p8": "-."}
+    drawn = {}  # (algorithm, how) -> its line
     for i, name in enumerate(algorithms):
         color = hs.COLORS[i % len(hs.COLORS)]
         for how, style in styles.items():
@@ -157,19 +206,28 @@ def plot_groupby(results_dir, out):
             xs, med, _, _ = hs.series(rows, "groupby_time", v, x="param_value")
             if not xs:
                 continue
-            ax.plot(xs, med, linestyle=style, color=color, marker=hs.MARKERS[i % len(hs.MARKERS)], markersize=3,
-                    label=f"{name}, {'1 GPU' if how == 'single' else how[1:] + ' GPUs'}")
+            drawn[name, how] = ax.plot(xs, med, linestyle=style, color=color, marker=hs.MARKERS[i % len(hs.MARKERS)],
+                                       markersize=3,
+                                       label=f"{name}, {'1 GPU' if how == 'single' else how[1:] + ' GPUs'}")[0]
             pre = {r["param_value"] for r in hs.verified(rows)
                    if r["variant"] == v and r["metric"] == "pre_aggregated" and (r["median"] or 0) > 0}
             for x, y in zip(xs, med):
                 if x in pre:
                     ax.plot([x], [y], marker="o", markersize=8, markerfacecolor="none", markeredgecolor=color,
                             linestyle="none")
-    ax.legend(fontsize=6, ncol=2)
+    # The legend below the axes, out of the lines' way: a column per algorithm, a row per GPU count (an
+    # empty cell where an algorithm has no line at that count, so that each row stays one count).
+    hows = [how for how in styles if any((name, how) in drawn for name in algorithms)]
+    blank = matplotlib.lines.Line2D([], [], linestyle="none")
+    cells = [(drawn[name, how], drawn[name, how].get_label()) if (name, how) in drawn else (blank, "")
+             for name in algorithms for how in hows]
+    below = matplotlib.transforms.offset_copy(ax.transAxes, fig=fig, y=-34, units="points")  # under the x label
+    ax.legend([c[0] for c in cells], [c[1] for c in cells], fontsize=7, ncol=max(1, len(algorithms)),
+              loc="upper center", bbox_to_anchor=(0.5, 0), bbox_transform=below, frameon=False, handlelength=3.2)
     note = "ring: pre-aggregated (the RAPIDS estimator chose it)"
     if shared_note(rows):
         note += "; " + shared_note(rows)
-    return [hs.save(fig, ax, os.path.join(out, "groupby_scaling.png"), rows, note=note)]
+    return [save(fig, ax, os.path.join(out, "groupby_scaling.png"), rows, note=note)]
 
 
 def plot(results_dir):

@@ -187,8 +187,10 @@ REDIRECT = None
 
 
 def save(fig, ax, path, rows=None, note=None):
+    """Writes the figure with its device, failed points and note in the footer; the legend is the one
+    the script placed, or one of every labelled line where it placed none."""
     handles, labels = ax.get_legend_handles_labels()
-    if handles:
+    if handles and ax.get_legend() is None:
         ax.legend(fontsize=8)
     foot = device_of(rows) if rows else ""
     if rows and failed_points(rows):

@@ -1,17 +1,27 @@
-"""plots/gpu_servers.py and the report's all-to-all limits, on synthetic results (no multi-GPU run is
-committed yet): every figure is drawn from rows shaped as the gpu_servers experiments write them,
-shared-GPU points included, and the probe's limits (all-to-all ones included) are listed in the report's
-header as device.json describes them."""
+"""plots/gpu_servers.py and the report's all-to-all limits, on synthetic results: every figure is drawn
+from rows shaped as the gpu_servers experiments write them, shared-GPU points included, and the probe's
+limits (all-to-all ones included) are listed in the report's header as device.json describes them. The
+figures of the committed multi-GPU reference runs are checked for their layout (no text cut by the
+figure's edge, no legend over another or over an axis label, an x axis with a width)."""
 import csv
+import glob
 import os
+import shutil
 import sys
 import tempfile
 import unittest
 
+import matplotlib.legend
+
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, HERE)
 import gpu_servers  # noqa: E402
+import hashlab_style as hs  # noqa: E402
 import report  # noqa: E402
+
+REFERENCE_RUNS = sorted(os.path.dirname(d) for d in
+                        glob.glob(os.path.join(os.path.dirname(HERE), "results", "reference", "**", "gpu_servers"),
+                                  recursive=True))
 
 COLUMNS = ("paper,experiment,variant,n,param_name,param_value,metric,median,min,max,unit,verified,device,"
            "timestamp,git_sha,repetitions,note,status,wall_s,device_peak_bytes").split(",")
@@ -83,6 +93,62 @@ class Figures(unittest.TestCase):
     def test_a_run_without_these_experiments_draws_nothing(self):
         with tempfile.TemporaryDirectory() as folder:
             self.assertEqual(gpu_servers.plot(folder), [])
+
+
+class ReferenceLayout(unittest.TestCase):
+    """Each figure of each committed run, laid out as hs.save writes it (into a copy of the run)."""
+
+    def layouts(self):
+        """(run, figure, fig, ax) of every figure drawn, after hs.save laid it out and wrote it."""
+        drawn = []
+        original, close = hs.save, hs.plt.close
+
+        def save(fig, ax, path, rows=None, note=None):
+            written = original(fig, ax, path, rows, note=note)  # its figure is kept open to be measured
+            drawn.append((os.path.basename(written), fig, ax))
+            return written
+
+        gpu_servers.hs.save = save
+        hs.plt.close = lambda fig=None: None
+        try:
+            for run in REFERENCE_RUNS:
+                with tempfile.TemporaryDirectory() as folder:
+                    for name in ("gpu_servers", "device.json"):
+                        source = os.path.join(run, name)
+                        if os.path.isdir(source):
+                            shutil.copytree(source, os.path.join(folder, name))
+                        elif os.path.exists(source):
+                            shutil.copy(source, folder)
+                    gpu_servers.plot(folder)
+                    for name, fig, ax in drawn:
+                        yield os.path.relpath(run, HERE), name, fig, ax
+                        close(fig)
+                    drawn.clear()
+        finally:
+            gpu_servers.hs.save, hs.plt.close = original, close
+
+    def test_every_reference_figure_reads_cleanly(self):
+        self.assertGreaterEqual(len(REFERENCE_RUNS), 4, "the multi-GPU reference runs (h200x2, h200x4, full/)")
+        figures = 0
+        for run, name, fig, ax in self.layouts():
+            figures += 1
+            with self.subTest(run=run, figure=name):
+                renderer = fig.canvas.get_renderer()
+                title = ax.title.get_window_extent(renderer)
+                self.assertGreaterEqual(title.x0, 0, "title cut on the left")
+                self.assertLessEqual(title.x1, fig.bbox.width, "title cut on the right")
+                legends = [a for a in ax.get_children() if isinstance(a, matplotlib.legend.Legend)]
+                boxes = [legend.get_window_extent(renderer) for legend in legends]
+                for a in boxes:
+                    self.assertTrue(fig.bbox.contains(a.x0, a.y0) and fig.bbox.contains(a.x1, a.y1), "legend cut")
+                    self.assertFalse(a.overlaps(ax.xaxis.label.get_window_extent(renderer)), "legend on the x label")
+                boxes += [t.get_window_extent(renderer) for t in ax.texts if t.get_text()]  # labels on lines
+                for i, a in enumerate(boxes):
+                    for b in boxes[i + 1:]:
+                        self.assertFalse(a.overlaps(b), "a legend or a label over another")
+                lo, hi = ax.get_xlim()
+                self.assertGreater(hi - lo, 1e-6 * max(abs(lo), abs(hi), 1), "an x axis without width")
+        self.assertGreater(figures, 20)
 
 
 class ReportLimits(unittest.TestCase):
