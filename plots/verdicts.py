@@ -745,13 +745,13 @@ def differs(a, b):
     return a.verdict != b.verdict or a.answer != b.answer
 
 
-def _tables(spec):
+def tables(spec):
     """Every table a claim holds, nested ones included (its quantities, ratio, sum, beside)."""
     if isinstance(spec, dict):
         yield spec
     if isinstance(spec, (dict, list)):
         for value in spec.values() if isinstance(spec, dict) else spec:
-            yield from _tables(value)
+            yield from tables(value)
 
 
 def about_hardware(claim):
@@ -760,7 +760,7 @@ def about_hardware(claim):
     claim file's `hardware = true | false` overrides both."""
     if "hardware" in claim:
         return bool(claim["hardware"])
-    return claim["rule"] == "absolute" or any("limit" in t for t in _tables(claim))
+    return claim["rule"] == "absolute" or any("limit" in t for t in tables(claim))
 
 
 def check_claim(c, where):
@@ -846,7 +846,7 @@ def picks_text(claim, results, module):
         spec = claim.get(key)
         if not spec:
             continue
-        for t in _tables(spec):
+        for t in tables(spec):
             if "pick" not in t:
                 continue
             s = quantity(results, t, module, claim.get("over"))

@@ -26,30 +26,6 @@ def registry():
     return json.loads(out)
 
 
-def quantities(node):
-    """Every quantity of a claim (a dict naming an experiment), nested ones (ratio, sum) included."""
-    if isinstance(node, dict):
-        if "experiment" in node:
-            yield node
-        for value in node.values():
-            yield from quantities(value)
-    elif isinstance(node, list):
-        for value in node:
-            yield from quantities(value)
-
-
-def limit_keys(node):
-    """Every hardware limit a claim names (`limit = "copy_gbps"`), nested ones included."""
-    if isinstance(node, dict):
-        if isinstance(node.get("limit"), str):
-            yield node["limit"]
-        for value in node.values():
-            yield from limit_keys(value)
-    elif isinstance(node, list):
-        for value in node:
-            yield from limit_keys(value)
-
-
 def as_list(value):
     return value if isinstance(value, list) else [value]
 
@@ -86,7 +62,8 @@ class ClaimsAgainstTheRegistry(unittest.TestCase):
             _, claims = ve.load_claims(md.claims_path(module))
             for claim in claims:
                 where = f"{module}/{claim['id']}"
-                for q in quantities({k: v for k, v in claim.items() if k != "expect_x"}):
+                for q in (t for t in ve.tables({k: v for k, v in claim.items() if k != "expect_x"})
+                          if "experiment" in t):
                     problems += self.check_quantity(where, q.get("module", module), q)
                 problems += self.check_expected(where, module, claim)
         self.assertEqual(problems, [], "claims naming what the registry does not plan:\n" + "\n".join(problems))
@@ -100,7 +77,8 @@ class ClaimsAgainstTheRegistry(unittest.TestCase):
         named = []
         for module in md._claim_files():
             _, claims = ve.load_claims(md.claims_path(module))
-            named += [(f"{module}/{c['id']}", key) for c in claims for key in limit_keys(c)]
+            named += [(f"{module}/{c['id']}", key) for c in claims
+                      for key in (t["limit"] for t in ve.tables(c) if isinstance(t.get("limit"), str))]
         for path in sorted(glob.glob(os.path.join(HERE, "*.py"))):
             with open(path) as f:
                 text = f.read()
