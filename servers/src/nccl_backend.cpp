@@ -66,34 +66,46 @@ class NcclCommunicator final : public Communicator {
   }
 
   void all_to_all_bytes(const void* send, const ExchangePlan& plan, void* recv) override {
-    if (plan.size != size() || plan.rank != rank())
-      throw std::logic_error(who() + ": an exchange plan of server " + std::to_string(plan.rank) + " of " +
-                             std::to_string(plan.size));
-    check_group();
+    all_to_all_many({{send, plan, recv}});
+  }
+
+  void all_to_all_many(const std::vector<Exchange>& exchanges) override {
     const auto me = static_cast<std::size_t>(rank());
-    // This server's own share is a device copy; the others are one NCCL group of sends and
-    // receives (zero-byte pairs are left out on both sides: the plans agree on every count).
-    if (plan.send_counts[me] != plan.recv_counts[me])
-      throw std::logic_error(who() + ": its exchange plan sends itself " + std::to_string(plan.send_counts[me]) +
-                             " bytes but expects " + std::to_string(plan.recv_counts[me]));
-    if (plan.send_counts[me] > 0)
-      HASHLAB_CUDA_CHECK(cudaMemcpyAsync(static_cast<char*>(recv) + plan.recv_offsets[me],
-                                         static_cast<const char*>(send) + plan.send_offsets[me], plan.send_counts[me],
-                                         cudaMemcpyDeviceToDevice, stream()));
+    for (const Exchange& e : exchanges) {
+      const ExchangePlan& plan = e.plan_bytes;
+      if (plan.size != size() || plan.rank != rank())
+        throw std::logic_error(who() + ": an exchange plan of server " + std::to_string(plan.rank) + " of " +
+                               std::to_string(plan.size));
+      if (plan.send_counts[me] != plan.recv_counts[me])
+        throw std::logic_error(who() + ": its exchange plan sends itself " + std::to_string(plan.send_counts[me]) +
+                               " bytes but expects " + std::to_string(plan.recv_counts[me]));
+    }
+    check_group();
+    // This server's own shares are device copies; the others are one NCCL group of sends and
+    // receives over every exchange (zero-byte pairs are left out on both sides: the plans agree
+    // on every count), so that NCCL moves them together and the server waits once.
+    for (const Exchange& e : exchanges)
+      if (e.plan_bytes.send_counts[me] > 0)
+        HASHLAB_CUDA_CHECK(cudaMemcpyAsync(static_cast<char*>(e.recv) + e.plan_bytes.recv_offsets[me],
+                                           static_cast<const char*>(e.send) + e.plan_bytes.send_offsets[me],
+                                           e.plan_bytes.send_counts[me], cudaMemcpyDeviceToDevice, stream()));
     // Inside the group the calls only enqueue: their results are checked, and the wait for the
     // non-blocking communicator comes after ncclGroupEnd.
     call(ncclGroupStart(), "ncclGroupStart", false);
-    for (int peer = 0; peer < size(); ++peer) {
-      const auto d = static_cast<std::size_t>(peer);
-      if (d == me) continue;
-      if (plan.send_counts[d] > 0)
-        call(ncclSend(static_cast<const char*>(send) + plan.send_offsets[d], plan.send_counts[d], ncclChar, peer, comm_,
-                      stream()),
-             "ncclSend", false);
-      if (plan.recv_counts[d] > 0)
-        call(ncclRecv(static_cast<char*>(recv) + plan.recv_offsets[d], plan.recv_counts[d], ncclChar, peer, comm_,
-                      stream()),
-             "ncclRecv", false);
+    for (const Exchange& e : exchanges) {
+      const ExchangePlan& plan = e.plan_bytes;
+      for (int peer = 0; peer < size(); ++peer) {
+        const auto d = static_cast<std::size_t>(peer);
+        if (d == me) continue;
+        if (plan.send_counts[d] > 0)
+          call(ncclSend(static_cast<const char*>(e.send) + plan.send_offsets[d], plan.send_counts[d], ncclChar, peer,
+                        comm_, stream()),
+               "ncclSend", false);
+        if (plan.recv_counts[d] > 0)
+          call(ncclRecv(static_cast<char*>(e.recv) + plan.recv_offsets[d], plan.recv_counts[d], ncclChar, peer, comm_,
+                        stream()),
+               "ncclRecv", false);
+      }
     }
     call(ncclGroupEnd(), "ncclGroupEnd");
     synchronize();

@@ -1,10 +1,9 @@
 // Hash partitioning and the all-to-all of every column (shuffle.hpp).
 #include "hashlab/servers/shuffle.hpp"
 
-#include <cub/device/device_radix_sort.cuh>
-
 #include <string>
 
+#include "hashlab/common/bucket_scatter.cuh"
 #include "hashlab/common/hash.hpp"
 #include "hashlab/common/grid_stride.cuh"
 #include "hashlab/common/launch.cuh"
@@ -13,7 +12,7 @@ namespace hashlab::servers {
 namespace {
 
 constexpr int kMaxKeyColumns = 8;     // the RAPIDS group-by's limit, the most any algorithm takes
-constexpr unsigned kMaxServers = 4096;  // one shared-memory counter per server in route_by_hash
+constexpr unsigned kMaxServers = kMaxScatterBuckets;  // one bucket of the scatter per server
 
 /// The key columns by value, so that the kernel reads them without a device array of pointers.
 struct KeyPointers {
@@ -27,63 +26,34 @@ HASHLAB_HD unsigned tuple_server(const std::uint32_t* tuple_at_column0, int coun
   return h % servers;
 }
 
-// Each row's server (its key tuple's hash) and its own index, and how many rows go to each server
-// (a shared-memory count per block, added once per block).
-__global__ void route_by_hash(KeyPointers keys, std::size_t rows, unsigned servers, std::uint32_t* server,
-                              std::uint32_t* row_index, unsigned long long* counts) {
-  extern __shared__ unsigned block_counts[];
-  for (unsigned d = threadIdx.x; d < servers; d += blockDim.x) block_counts[d] = 0;
-  __syncthreads();
-  for (const std::size_t i : grid_stride(rows)) {
+// A row's server: its key tuple's hash.
+struct TupleServerOfRow {
+  KeyPointers keys;
+  unsigned servers;
+  HASHLAB_DEVICE unsigned operator()(std::size_t i) const {
     std::uint32_t tuple[kMaxKeyColumns];
     for (int c = 0; c < keys.count; ++c) tuple[c] = keys.column[c][i];
-    const unsigned d = tuple_server(tuple, keys.count, servers);
-    server[i] = d;
-    row_index[i] = static_cast<std::uint32_t>(i);
-    atomicAdd(&block_counts[d], 1u);
+    return tuple_server(tuple, keys.count, servers);
   }
-  __syncthreads();
-  for (unsigned d = threadIdx.x; d < servers; d += blockDim.x)
-    if (block_counts[d] != 0) atomicAdd(&counts[d], static_cast<unsigned long long>(block_counts[d]));
-}
+};
 
-// A column in the rows' new order (grouped by server).
-template <class Element>
-__global__ void gather_column(const Element* in, const std::uint32_t* order, std::size_t rows, Element* out) {
-  for (const std::size_t i : grid_stride(rows))
-    out[i] = in[order[i]];
-}
+constexpr int kColumnsPerPass = 8;  // columns one scatter pass moves
 
-void gather(const void* in, std::size_t element_bytes, const std::uint32_t* order, std::size_t rows, void* out,
-            cudaStream_t stream) {
-  if (rows == 0) return;
-  const unsigned grid = grid_for(rows);
-  switch (element_bytes) {
-    case 1:
-      gather_column<<<grid, kDefaultBlock, 0, stream>>>(static_cast<const std::uint8_t*>(in), order, rows,
-                                                        static_cast<std::uint8_t*>(out));
-      break;
-    case 2:
-      gather_column<<<grid, kDefaultBlock, 0, stream>>>(static_cast<const std::uint16_t*>(in), order, rows,
-                                                        static_cast<std::uint16_t*>(out));
-      break;
-    case 4:
-      gather_column<<<grid, kDefaultBlock, 0, stream>>>(static_cast<const std::uint32_t*>(in), order, rows,
-                                                        static_cast<std::uint32_t*>(out));
-      break;
-    default:
-      gather_column<<<grid, kDefaultBlock, 0, stream>>>(static_cast<const std::uint64_t*>(in), order, rows,
-                                                        static_cast<std::uint64_t*>(out));
-      break;
+// Columns of 1, 2, 4 or 8-byte elements, each row to its place.
+struct MoveColumns {
+  const void* in[kColumnsPerPass];
+  void* out[kColumnsPerPass];
+  unsigned bytes[kColumnsPerPass];
+  int count = 0;
+  HASHLAB_DEVICE void operator()(std::size_t i, std::uint64_t to) const {
+    for (int c = 0; c < count; ++c) switch (bytes[c]) {
+        case 1: static_cast<std::uint8_t*>(out[c])[to] = static_cast<const std::uint8_t*>(in[c])[i]; break;
+        case 2: static_cast<std::uint16_t*>(out[c])[to] = static_cast<const std::uint16_t*>(in[c])[i]; break;
+        case 4: static_cast<std::uint32_t*>(out[c])[to] = static_cast<const std::uint32_t*>(in[c])[i]; break;
+        default: static_cast<std::uint64_t*>(out[c])[to] = static_cast<const std::uint64_t*>(in[c])[i]; break;
+      }
   }
-  HASHLAB_CHECK_LAUNCH();
-}
-
-int server_bits(unsigned p) {
-  int bits = 1;
-  while ((1u << bits) < p) ++bits;
-  return bits;
-}
+};
 
 /// What every server must pass alike: the number of key columns and the value columns' sizes.
 struct Shape {
@@ -120,9 +90,6 @@ ShuffledTable shuffle_by_key_hash(Communicator& comm, KeyColumns keys, const std
     if (p > kMaxServers)
       throw std::invalid_argument("shuffle_by_key_hash: " + std::to_string(p) + " servers; at most " +
                                   std::to_string(kMaxServers));
-    if (rows > 0xffffffffull)
-      throw std::invalid_argument("shuffle_by_key_hash: " + std::to_string(rows) +
-                                  " rows on one server; at most 2^32 - 1 (32-bit row indices)");
     for (const ValueColumn& v : values)
       if (v.element_bytes != 1 && v.element_bytes != 2 && v.element_bytes != 4 && v.element_bytes != 8)
         throw std::invalid_argument("shuffle_by_key_hash: a value column of " + std::to_string(v.element_bytes) +
@@ -140,32 +107,29 @@ ShuffledTable shuffle_by_key_hash(Communicator& comm, KeyColumns keys, const std
     }
     for (const ValueColumn& v : values)
       if (v.data == nullptr) throw std::invalid_argument("shuffle_by_key_hash: a value column is missing");
-    DeviceBuffer<std::uint32_t> server(rows, stream), server_alt(rows, stream);
-    DeviceBuffer<std::uint32_t> index(rows, stream), index_alt(rows, stream);
-    DeviceBuffer<unsigned long long> device_counts(p, stream);
-    device_counts.fill_bytes(0, stream);
-    route_by_hash<<<grid_for(rows), kDefaultBlock, p * sizeof(unsigned), stream>>>(pointers, rows, p, server.data(),
-                                                                                   index.data(), device_counts.data());
-    HASHLAB_CHECK_LAUNCH();
-    // The rows' order grouped by server: a stable radix sort of the server ids carrying the row indices.
-    cub::DoubleBuffer<std::uint32_t> ids(server.data(), server_alt.data());
-    cub::DoubleBuffer<std::uint32_t> order(index.data(), index_alt.data());
-    std::size_t bytes = 0;
-    HASHLAB_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, ids, order, static_cast<std::int64_t>(rows), 0,
-                                                       server_bits(p), stream));
-    DeviceBuffer<unsigned char> temp(bytes, stream);
-    HASHLAB_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp.data(), bytes, ids, order, static_cast<std::int64_t>(rows), 0,
-                                                       server_bits(p), stream));
+    // Every column grouped by server, each server's rows in input order: one plan, then the
+    // columns moved kColumnsPerPass at a time.
+    const TupleServerOfRow server_of_row{pointers, p};
+    const BucketScatter plan = plan_bucket_scatter(rows, p, server_of_row, stream);
+    MoveColumns move;
+    const auto moved = [&] {
+      if (move.count > 0) scatter_buckets(plan, server_of_row, move, stream);
+      move.count = 0;
+    };
+    const auto add = [&](const void* in, void* out, std::size_t bytes) {
+      move.in[move.count] = in, move.out[move.count] = out, move.bytes[move.count] = static_cast<unsigned>(bytes);
+      if (++move.count == kColumnsPerPass) moved();
+    };
     for (int c = 0; c < keys.count; ++c) {
       send_keys.emplace_back(rows, stream);
-      gather(keys.columns[c], sizeof(std::uint32_t), order.Current(), rows, send_keys.back().data(), stream);
+      add(keys.columns[c], send_keys.back().data(), sizeof(std::uint32_t));
     }
     for (const ValueColumn& v : values) {
       send_values.emplace_back(rows * v.element_bytes, stream);
-      gather(v.data, v.element_bytes, order.Current(), rows, send_values.back().data(), stream);
+      add(v.data, send_values.back().data(), v.element_bytes);
     }
-    const auto host_counts = device_counts.to_host(stream);
-    for (unsigned d = 0; d < p; ++d) counts[d] = host_counts[d];
+    moved();
+    for (unsigned d = 0; d < p; ++d) counts[d] = plan.offsets[d + 1] - plan.offsets[d];
   });
   comm.phase_boundary(error, "shuffle");
   // Every server must pass the same columns, or the exchanges below would not pair up.
@@ -191,9 +155,13 @@ ShuffledTable shuffle_by_key_hash(Communicator& comm, KeyColumns keys, const std
     for (const ValueColumn& v : values) out.values.emplace_back(out.rows * v.element_bytes, stream);
   });
   comm.phase_boundary(error, "shuffle: receive buffers");
-  for (int c = 0; c < keys.count; ++c) comm.all_to_all(send_keys[static_cast<std::size_t>(c)].data(), plan, out.keys[static_cast<std::size_t>(c)].data());
+  std::vector<Communicator::Exchange> exchanges;  // every column in one exchange
+  for (int c = 0; c < keys.count; ++c)
+    exchanges.push_back({send_keys[static_cast<std::size_t>(c)].data(), plan.scaled(sizeof(std::uint32_t)),
+                         out.keys[static_cast<std::size_t>(c)].data()});
   for (std::size_t v = 0; v < values.size(); ++v)
-    comm.all_to_all_bytes(send_values[v].data(), plan.scaled(values[v].element_bytes), out.values[v].data());
+    exchanges.push_back({send_values[v].data(), plan.scaled(values[v].element_bytes), out.values[v].data()});
+  comm.all_to_all_many(exchanges);
   return out;
 }
 

@@ -86,6 +86,46 @@ TEST_P(Collectives, AllToAllDeliversEveryBlockToItsServerWithVariableSizes) {
   });
 }
 
+TEST_P(Collectives, AllToAllManyDeliversEachExchangeAsItsOwnCallWould) {
+  // Two exchanges of different element sizes and plans in one call (the join's R and S, a
+  // table's columns): each lands where one all_to_all of it alone puts it.
+  group_->run([&](Communicator& comm) {
+    const int n = comm.size();
+    std::vector<std::uint64_t> counts_a(static_cast<std::size_t>(n) * n), counts_b(counts_a.size());
+    for (int s = 0; s < n; ++s)
+      for (int d = 0; d < n; ++d) {
+        counts_a[static_cast<std::size_t>(s) * n + d] = (s + 2 * d) % 4;  // some pairs send nothing
+        counts_b[static_cast<std::size_t>(s) * n + d] = 1000 + 10 * s + d;
+      }
+    const ExchangePlan plan_a = ExchangePlan::from_counts(counts_a, n, comm.rank());
+    const ExchangePlan plan_b = ExchangePlan::from_counts(counts_b, n, comm.rank());
+    std::vector<std::uint32_t> send_a(plan_a.send_total());
+    std::vector<std::uint64_t> send_b(plan_b.send_total());
+    for (int d = 0; d < n; ++d) {
+      for (std::uint64_t i = 0; i < plan_a.send_counts[d]; ++i)
+        send_a[plan_a.send_offsets[d] + i] = static_cast<std::uint32_t>(comm.rank() * 100 + d * 10 + i);
+      for (std::uint64_t i = 0; i < plan_b.send_counts[d]; ++i)
+        send_b[plan_b.send_offsets[d] + i] = (std::uint64_t(comm.rank()) << 48) | (std::uint64_t(d) << 32) | i;
+    }
+    auto d_send_a = to_device(send_a, comm.stream());
+    auto d_send_b = to_device(send_b, comm.stream());
+    DeviceBuffer<std::uint32_t> recv_a(plan_a.recv_total(), comm.stream());
+    DeviceBuffer<std::uint64_t> recv_b(plan_b.recv_total(), comm.stream());
+    comm.all_to_all_many({{d_send_a.data(), plan_a.scaled(sizeof(std::uint32_t)), recv_a.data()},
+                          {d_send_b.data(), plan_b.scaled(sizeof(std::uint64_t)), recv_b.data()}});
+    const auto got_a = recv_a.to_host(comm.stream());
+    const auto got_b = recv_b.to_host(comm.stream());
+    for (int s = 0; s < n; ++s) {
+      for (std::uint64_t i = 0; i < plan_a.recv_counts[s]; ++i)
+        EXPECT_EQ(got_a[plan_a.recv_offsets[s] + i], static_cast<std::uint32_t>(s * 100 + comm.rank() * 10 + i))
+            << comm.who() << " from server " << s;
+      for (std::uint64_t i = 0; i < plan_b.recv_counts[s]; ++i)
+        ASSERT_EQ(got_b[plan_b.recv_offsets[s] + i], (std::uint64_t(s) << 48) | (std::uint64_t(comm.rank()) << 32) | i)
+            << comm.who() << " from server " << s;
+    }
+  });
+}
+
 TEST_P(Collectives, HostValuesAreGatheredAndReduced) {
   group_->run([&](Communicator& comm) {
     const auto all = comm.all_gather_host(static_cast<std::uint64_t>(comm.rank() * 3 + 1));

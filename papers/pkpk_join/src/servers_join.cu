@@ -2,13 +2,12 @@
 // its blocks, and the hash-partitioned comparator. The sampling and the splitters are the
 // report's kernels (bsp_sort.cu, through detail.cuh); what is new here is the routing of rows to
 // their servers and the exchange, and each server then joins with this module's joins.
-#include <cub/device/device_radix_sort.cuh>
-
 #include <algorithm>
 #include <stdexcept>
 #include <string>
 
 #include "detail.cuh"
+#include "hashlab/common/bucket_scatter.cuh"
 #include "hashlab/common/hash.hpp"
 #include "hashlab/common/grid_stride.cuh"
 #include "hashlab/common/launch.cuh"
@@ -18,8 +17,8 @@
 namespace hashlab::pkpk {
 namespace {
 
-/// Servers a group may have: the routing kernel keeps one shared-memory counter per server.
-constexpr unsigned kMaxServers = 4096;
+/// Servers a group may have: one bucket of the partition's scatter each.
+constexpr unsigned kMaxServers = kMaxScatterBuckets;
 
 /// The field's partitioning: murmur3's 32-bit finaliser of the key, modulo p.
 struct HashServer {
@@ -36,25 +35,27 @@ struct SplitterServer {
   }
 };
 
-// Partition (MPC round 2's send side): each row's server, its (key << 32 | value) word, and how
-// many rows go to each server (a shared-memory count per block, added once per block).
+// Partition (MPC round 2's send side): a row's server, from its key.
 template <class ServerOf>
-__global__ void route_rows(const std::uint32_t* keys, const std::uint32_t* values, std::size_t rows,
-                           ServerOf server_of, unsigned servers, std::uint32_t* server, std::uint64_t* words,
-                           unsigned long long* counts) {
-  extern __shared__ unsigned block_counts[];
-  for (unsigned d = threadIdx.x; d < servers; d += blockDim.x) block_counts[d] = 0;
-  __syncthreads();
-  for (const std::size_t i : grid_stride(rows)) {
-    const std::uint32_t key = keys[i];
-    const unsigned d = server_of(key);
-    server[i] = d;
-    words[i] = (std::uint64_t{key} << 32) | values[i];
-    atomicAdd(&block_counts[d], 1u);
+struct ServerOfRow {
+  const std::uint32_t* keys;
+  ServerOf server_of;
+  HASHLAB_DEVICE unsigned operator()(std::size_t i) const { return server_of(keys[i]); }
+};
+
+// A row as the word the exchange sends: key << 32 | value.
+struct PackRow {
+  const std::uint32_t* keys;
+  const std::uint32_t* values;
+  std::uint64_t* words;
+  HASHLAB_DEVICE void operator()(std::size_t i, std::uint64_t to) const {
+    words[to] = (std::uint64_t{keys[i]} << 32) | values[i];
   }
-  __syncthreads();
-  for (unsigned d = threadIdx.x; d < servers; d += blockDim.x)
-    if (block_counts[d] != 0) atomicAdd(&counts[d], static_cast<unsigned long long>(block_counts[d]));
+};
+
+// One server: every row packed where it is.
+__global__ void pack_rows(PackRow pack, std::size_t rows) {
+  for (const std::size_t i : grid_stride(rows)) pack(i, i);
 }
 
 // The received (key << 32 | value) words as the columns of a table the local join reads.
@@ -65,49 +66,33 @@ __global__ void unpack_rows(const std::uint64_t* words, std::size_t rows, std::u
   }
 }
 
-/// Bits that hold a server id below p (at least one).
-int server_bits(unsigned p) {
-  int bits = 1;
-  while ((1u << bits) < p) ++bits;
-  return bits;
-}
-
 /// One table's rows grouped by server: counts[d] words for server d, server after server.
 struct Routed {
   DeviceBuffer<std::uint64_t> words;
   std::vector<std::uint64_t> counts;
 };
 
+/// The rows packed and grouped by server, each server's rows in input order (the stable bucket
+/// scatter of bucket_scatter.cuh: each row read twice for its key, once for its value, and
+/// written once).
 template <class ServerOf>
 Routed route_table(const std::uint32_t* keys, const std::uint32_t* values, std::size_t rows, ServerOf server_of,
                    unsigned p, cudaStream_t stream) {
   Routed out;
   out.counts.assign(p, 0);
   if (rows == 0) return out;
-  DeviceBuffer<std::uint32_t> server(rows, stream), server_alt(p > 1 ? rows : 0, stream);
-  DeviceBuffer<std::uint64_t> words(rows, stream), words_alt(p > 1 ? rows : 0, stream);
-  DeviceBuffer<unsigned long long> counts(p, stream);
-  counts.fill_bytes(0, stream);
-  route_rows<<<grid_for(rows), kDefaultBlock, p * sizeof(unsigned), stream>>>(keys, values, rows, server_of, p,
-                                                                              server.data(), words.data(),
-                                                                              counts.data());
-  HASHLAB_CHECK_LAUNCH();
-  if (p > 1) {
-    // Grouped by server with one stable radix sort on the server id's few bits (the words ride along).
-    cub::DoubleBuffer<std::uint32_t> ids(server.data(), server_alt.data());
-    cub::DoubleBuffer<std::uint64_t> payload(words.data(), words_alt.data());
-    std::size_t bytes = 0;
-    HASHLAB_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, ids, payload, static_cast<std::int64_t>(rows), 0,
-                                                       server_bits(p), stream));
-    DeviceBuffer<unsigned char> temp(bytes, stream);
-    HASHLAB_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp.data(), bytes, ids, payload, static_cast<std::int64_t>(rows),
-                                                       0, server_bits(p), stream));
-    out.words = payload.Current() == words.data() ? std::move(words) : std::move(words_alt);
-  } else {
-    out.words = std::move(words);
+  out.words = DeviceBuffer<std::uint64_t>(rows, stream);
+  const PackRow pack{keys, values, out.words.data()};
+  if (p == 1) {
+    pack_rows<<<grid_for(rows), kDefaultBlock, 0, stream>>>(pack, rows);
+    HASHLAB_CHECK_LAUNCH();
+    out.counts[0] = rows;
+    return out;
   }
-  const auto host_counts = counts.to_host(stream);
-  for (unsigned d = 0; d < p; ++d) out.counts[d] = host_counts[d];
+  const ServerOfRow<ServerOf> server_of_row{keys, server_of};
+  const BucketScatter plan = plan_bucket_scatter(rows, p, server_of_row, stream);
+  scatter_buckets(plan, server_of_row, pack, stream);
+  for (unsigned d = 0; d < p; ++d) out.counts[d] = plan.offsets[d + 1] - plan.offsets[d];
   return out;
 }
 
@@ -235,7 +220,7 @@ JoinedRows servers_join(servers::Communicator& comm, const TableView& r, const T
   samples = DeviceBuffer<std::uint32_t>();
   if (sampled && stats != nullptr) st.splitters = splitters.to_host(stream, p - 1);
 
-  // ---- 4. all-to-all: the counts, then every row to its server ---------------------------------
+  // ---- 4. all-to-all: the counts, then every row of both tables to its server, in one exchange ---
   if (phases != nullptr) phases->begin("all_to_all", stream, static_cast<double>(n), "rows");
   std::vector<std::uint64_t> mine(routed_r.counts);
   mine.insert(mine.end(), routed_s.counts.begin(), routed_s.counts.end());
@@ -256,8 +241,8 @@ JoinedRows servers_join(servers::Communicator& comm, const TableView& r, const T
     got_s.words = DeviceBuffer<std::uint64_t>(got_s.rows, stream);
   });
   comm.phase_boundary(error, "receive buffers");  // a server whose share does not fit: every server says so
-  comm.all_to_all(routed_r.words.data(), plan_r, got_r.words.data());
-  comm.all_to_all(routed_s.words.data(), plan_s, got_s.words.data());
+  comm.all_to_all_many({{routed_r.words.data(), plan_r.scaled(sizeof(std::uint64_t)), got_r.words.data()},
+                        {routed_s.words.data(), plan_s.scaled(sizeof(std::uint64_t)), got_s.words.data()}});
   if (phases != nullptr) phases->end(stream);
   routed_r = Routed{};
   routed_s = Routed{};

@@ -109,6 +109,17 @@ class Communicator {
   /// (what it sends itself against what it expects from itself): a disagreement between NCCL
   /// servers is the caller's to avoid.
   virtual void all_to_all_bytes(const void* send, const ExchangePlan& plan_bytes, void* recv) = 0;
+  /// One all_to_all_bytes of several buffers (the columns of a table, or two tables), each with
+  /// its own plan: the same result as one call per exchange in turn. The NCCL backend sends them
+  /// as one group of sends and receives and waits once; the local backend copies them in turn.
+  struct Exchange {
+    const void* send = nullptr;
+    ExchangePlan plan_bytes;
+    void* recv = nullptr;
+  };
+  virtual void all_to_all_many(const std::vector<Exchange>& exchanges) {
+    for (const Exchange& e : exchanges) all_to_all_bytes(e.send, e.plan_bytes, e.recv);
+  }
   /// The same as all_gather_bytes for a small host value (out holds size() * bytes).
   virtual void all_gather_host_bytes(const void* value, void* out, std::size_t bytes) = 0;
   /// Every server waits for every other (and for its own stream).
