@@ -5,9 +5,11 @@
 // the NCCL kernels that wait for a peer that will never come) and throws GroupAborted.
 #include <nccl.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <thread>
 
 #include "detail.hpp"
@@ -81,14 +83,25 @@ class NcclCommunicator final : public Communicator {
                                " bytes but expects " + std::to_string(plan.recv_counts[me]));
     }
     check_group();
-    // This server's own shares are device copies; the others are one NCCL group of sends and
-    // receives over every exchange (zero-byte pairs are left out on both sides: the plans agree
-    // on every count), so that NCCL moves them together and the server waits once.
-    for (const Exchange& e : exchanges)
-      if (e.plan_bytes.send_counts[me] > 0)
-        HASHLAB_CUDA_CHECK(cudaMemcpyAsync(static_cast<char*>(e.recv) + e.plan_bytes.recv_offsets[me],
-                                           static_cast<const char*>(e.send) + e.plan_bytes.send_offsets[me],
-                                           e.plan_bytes.send_counts[me], cudaMemcpyDeviceToDevice, stream()));
+    // This server's own shares are device copies, on a stream of their own beside the NCCL group
+    // (NVLink, not the copies' share of device memory bandwidth, bounds the exchange); the others
+    // are one NCCL group of sends and receives over every exchange (zero-byte pairs are left out
+    // on both sides: the plans agree on every count), so that NCCL moves them together and the
+    // server waits once, for both.
+    const bool copies = std::any_of(exchanges.begin(), exchanges.end(),
+                                    [&](const Exchange& e) { return e.plan_bytes.send_counts[me] > 0; });
+    if (copies) {
+      if (!own_copies_) own_copies_ = std::make_unique<OwnCopies>();
+      own_copies_->inputs_ready.record(stream());
+      HASHLAB_CUDA_CHECK(cudaStreamWaitEvent(own_copies_->stream, own_copies_->inputs_ready.get(), 0));
+      for (const Exchange& e : exchanges)
+        if (e.plan_bytes.send_counts[me] > 0)
+          HASHLAB_CUDA_CHECK(cudaMemcpyAsync(static_cast<char*>(e.recv) + e.plan_bytes.recv_offsets[me],
+                                             static_cast<const char*>(e.send) + e.plan_bytes.send_offsets[me],
+                                             e.plan_bytes.send_counts[me], cudaMemcpyDeviceToDevice,
+                                             own_copies_->stream));
+      own_copies_->done.record(own_copies_->stream);
+    }
     // Inside the group the calls only enqueue: their results are checked, and the wait for the
     // non-blocking communicator comes after ncclGroupEnd.
     call(ncclGroupStart(), "ncclGroupStart", false);
@@ -108,6 +121,7 @@ class NcclCommunicator final : public Communicator {
       }
     }
     call(ncclGroupEnd(), "ncclGroupEnd");
+    if (copies) HASHLAB_CUDA_CHECK(cudaStreamWaitEvent(stream(), own_copies_->done.get(), 0));
     synchronize();
   }
 
@@ -190,7 +204,15 @@ class NcclCommunicator final : public Communicator {
     }
   }
 
+  /// The stream of this server's copies to itself in all_to_all_many, made on first use (on the
+  /// server's thread, its device current), and the events that order it with the server's stream.
+  struct OwnCopies {
+    Stream stream;
+    Event inputs_ready, done;
+  };
+
   std::shared_ptr<GroupState> state_;
+  std::unique_ptr<OwnCopies> own_copies_;
   ncclComm_t comm_ = nullptr;
   bool aborted_ = false;
 };
