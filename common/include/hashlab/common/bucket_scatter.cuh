@@ -6,7 +6,8 @@
 //   2. scan: an exclusive prefix sum of those counts gives each tile its first row in each bucket;
 //   3. scatter: each tile walks its rows a block's width at a time; a row's place in its bucket is
 //      the tile's cursor for the bucket, plus the rows of the bucket in earlier warps of this step,
-//      plus its rank among the lanes of its warp with the same bucket (__match_any_sync).
+//      plus its rank among the lanes of its warp with the same bucket (a ballot per bit of the
+//      bucket number: two or three for the servers of one host).
 // A radix sort of the bucket ids carrying the rows reads and writes every row two more times (its
 // histogram and its scatter, after a pass that writes the ids), and a gather by the sorted row
 // numbers reads a sector for every row it keeps: the servers' partitioning moves each row once.
@@ -52,10 +53,28 @@ constexpr int kScatterWarps = kScatterBlock / 32;
 constexpr std::size_t kMinScatterTile = 4096;
 constexpr std::size_t kMaxScatterCounts = std::size_t{1} << 23;
 
+/// The lanes of this warp whose bucket is this lane's: one ballot per bit of a bucket number
+/// (`bits` of them, enough to write `buckets` itself, the bucket of a lane without a row).
+__device__ __forceinline__ unsigned lanes_of_my_bucket(unsigned b, int bits) {
+  unsigned peers = 0xffffffffu;
+  for (int k = 0; k < bits; ++k) {
+    const unsigned set = __ballot_sync(0xffffffffu, (b >> k) & 1u);
+    peers &= ((b >> k) & 1u) != 0 ? set : ~set;
+  }
+  return peers;
+}
+
+/// Bits of `buckets` (lanes_of_my_bucket's `bits`).
+inline int bucket_bits(unsigned buckets) {
+  int bits = 1;
+  while ((buckets >> bits) != 0) ++bits;
+  return bits;
+}
+
 template <class BucketOf>
 __global__ void __launch_bounds__(kScatterBlock)
-    count_tile_buckets(std::size_t n, std::size_t tile, std::size_t tiles, unsigned buckets, BucketOf bucket_of,
-                       std::uint64_t* counts) {
+    count_tile_buckets(std::size_t n, std::size_t tile, std::size_t tiles, unsigned buckets, int bits,
+                       BucketOf bucket_of, std::uint64_t* counts) {
   extern __shared__ unsigned tile_counts[];
   for (unsigned b = threadIdx.x; b < buckets; b += blockDim.x) tile_counts[b] = 0;
   __syncthreads();
@@ -63,8 +82,8 @@ __global__ void __launch_bounds__(kScatterBlock)
   const unsigned lane = threadIdx.x % 32;
   for (std::size_t chunk = begin; chunk < end; chunk += blockDim.x) {  // the same steps in every thread
     const std::size_t i = chunk + threadIdx.x;
-    const unsigned b = i < end ? static_cast<unsigned>(bucket_of(i)) : 0xffffffffu;
-    const unsigned peers = __match_any_sync(0xffffffffu, b);
+    const unsigned b = i < end ? static_cast<unsigned>(bucket_of(i)) : buckets;
+    const unsigned peers = lanes_of_my_bucket(b, bits);
     if (i < end && lane == static_cast<unsigned>(__ffs(peers) - 1)) atomicAdd(&tile_counts[b], static_cast<unsigned>(__popc(peers)));
   }
   __syncthreads();
@@ -74,16 +93,16 @@ __global__ void __launch_bounds__(kScatterBlock)
 // tile_offsets[b * tiles] for each bucket, and the rows: the buckets' offsets. (A template only so
 // that the header may define it in every translation unit.)
 template <int = 0>
-__global__ void bucket_starts(const std::uint64_t* tile_offsets, std::size_t tiles, unsigned buckets,
-                                     std::size_t rows, std::uint64_t* starts) {
+__global__ void bucket_starts(const std::uint64_t* tile_offsets, std::size_t tiles, unsigned buckets, std::size_t rows,
+                              std::uint64_t* starts) {
   for (unsigned b = blockIdx.x * blockDim.x + threadIdx.x; b <= buckets; b += gridDim.x * blockDim.x)
     starts[b] = b < buckets ? tile_offsets[b * tiles] : rows;
 }
 
 template <class BucketOf, class Move>
 __global__ void __launch_bounds__(kScatterBlock)
-    scatter_tile_buckets(std::size_t n, std::size_t tile, std::size_t tiles, unsigned buckets, BucketOf bucket_of,
-                         Move move, const std::uint64_t* tile_offsets) {
+    scatter_tile_buckets(std::size_t n, std::size_t tile, std::size_t tiles, unsigned buckets, int bits,
+                         BucketOf bucket_of, Move move, const std::uint64_t* tile_offsets) {
   extern __shared__ std::uint64_t scatter_shared[];
   std::uint64_t* cursor = scatter_shared;                                // [buckets]: the tile's next row of b
   auto* warp_counts = reinterpret_cast<unsigned*>(cursor + buckets);  // [warp * buckets + b]: step << 8 | rows
@@ -97,8 +116,8 @@ __global__ void __launch_bounds__(kScatterBlock)
     ++step;
     const std::size_t i = chunk + threadIdx.x;
     const bool here = i < end;
-    const unsigned b = here ? static_cast<unsigned>(bucket_of(i)) : 0xffffffffu;
-    const unsigned peers = __match_any_sync(0xffffffffu, b);
+    const unsigned b = here ? static_cast<unsigned>(bucket_of(i)) : buckets;
+    const unsigned peers = lanes_of_my_bucket(b, bits);
     const unsigned rank = __popc(peers & ((1u << lane) - 1u));
     if (here && rank == 0) warp_counts[warp * buckets + b] = (step << 8) | static_cast<unsigned>(__popc(peers));
     __syncthreads();
@@ -143,7 +162,7 @@ BucketScatter plan_bucket_scatter(std::size_t n, unsigned buckets, BucketOf buck
   if (n == 0) return plan;
   DeviceBuffer<std::uint64_t> counts(buckets * plan.tiles, stream);
   detail::count_tile_buckets<<<static_cast<unsigned>(plan.tiles), detail::kScatterBlock, buckets * sizeof(unsigned),
-                               stream>>>(n, plan.tile, plan.tiles, buckets, bucket_of, counts.data());
+                               stream>>>(n, plan.tile, plan.tiles, buckets, detail::bucket_bits(buckets), bucket_of, counts.data());
   HASHLAB_CHECK_LAUNCH();
   plan.tile_offsets = DeviceBuffer<std::uint64_t>(counts.size(), stream);
   prim::exclusive_scan(counts.data(), plan.tile_offsets.data(), counts.size(), stream);
@@ -166,7 +185,8 @@ void scatter_buckets(const BucketScatter& plan, BucketOf bucket_of, Move move, c
     HASHLAB_CUDA_CHECK(
         cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
   kernel<<<static_cast<unsigned>(plan.tiles), detail::kScatterBlock, shared, stream>>>(
-      plan.rows, plan.tile, plan.tiles, plan.buckets, bucket_of, move, plan.tile_offsets.data());
+      plan.rows, plan.tile, plan.tiles, plan.buckets, detail::bucket_bits(plan.buckets), bucket_of, move,
+      plan.tile_offsets.data());
   HASHLAB_CHECK_LAUNCH();
 }
 
