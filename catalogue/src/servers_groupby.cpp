@@ -166,9 +166,11 @@ OnDevice on_device(const Column& column, cudaStream_t stream) {
 }
 
 /// The RAPIDS report's GPU triple sampler on this server's key tuples (section 3: 1% of the rows,
-/// at least kMinGpuTriples triples), and the cardinality it implies.
-double estimate_groups(const std::vector<OnDevice>& keys, std::size_t rows, std::uint64_t seed, cudaStream_t stream) {
-  if (rows < 3) return static_cast<double>(rows);
+/// at least kMinGpuTriples triples): the triples drawn and the equal pairs among them (none drawn
+/// below 3 rows).
+rapids::SampleCounts sample_groups(const std::vector<OnDevice>& keys, std::size_t rows, std::uint64_t seed,
+                                   cudaStream_t stream) {
+  if (rows < 3) return {};
   const std::uint32_t* packed = static_cast<const std::uint32_t*>(keys.front().data);
   DeviceBuffer<std::uint32_t> column_major;
   if (keys.size() > 1) {  // the sampler reads the key columns one after the other
@@ -180,10 +182,29 @@ double estimate_groups(const std::vector<OnDevice>& keys, std::size_t rows, std:
   }
   const std::uint64_t trials =
       std::max<std::uint64_t>(rapids::kMinGpuTriples, static_cast<std::uint64_t>(rapids::kSampleFraction * rows));
-  const rapids::SampleCounts counts =
-      rapids::sample_triples_gpu(packed, static_cast<int>(keys.size()), rows, trials, seed, stream);
-  return rapids::estimate_from_triples(counts, rows);
+  return rapids::sample_triples_gpu(packed, static_cast<int>(keys.size()), rows, trials, seed, stream);
 }
+
+}  // namespace
+
+namespace detail {
+
+double pooled_groups(const std::vector<SampledShare>& servers) {
+  std::uint64_t trials = 0, equal_pairs = 0;
+  for (const SampledShare& s : servers) trials += s.trials, equal_pairs += s.equal_pairs;
+  double total = 0;
+  for (const SampledShare& s : servers) {
+    const double rows = static_cast<double>(s.rows);
+    total += equal_pairs == 0 ? rows
+                              : std::min(rows, std::max(1.0, 3.0 * static_cast<double>(trials) /
+                                                                 static_cast<double>(equal_pairs)));
+  }
+  return total;
+}
+
+}  // namespace detail
+
+namespace {
 
 bool is_integer(DType dtype) { return dtype != DType::kFloat64; }
 
@@ -301,7 +322,7 @@ reference::GroupByResult servers_groupby(servers::Communicator& comm, const Grou
   // ---- the input: checked by the entry, on this server's device, its groups estimated ---------
   const GroupByEntry* entry = nullptr;
   std::vector<OnDevice> keys, values;
-  double estimate = 0;
+  rapids::SampleCounts sample;
   std::exception_ptr error = servers::guarded([&] {
     entry = &groupby_entry(options.algorithm);
     const auto& across = groupby_algorithms_across_servers();
@@ -317,15 +338,17 @@ reference::GroupByResult servers_groupby(servers::Communicator& comm, const Grou
     for (const auto& c : input.keys) keys.push_back(on_device(c, stream));
     for (const auto& c : input.values) values.push_back(on_device(c, stream));
     if (options.pre_aggregation == PreAggregation::kAuto)
-      estimate = estimate_groups(keys, rows, options.seed + static_cast<std::uint64_t>(comm.rank()), stream);
+      sample = sample_groups(keys, rows, options.seed + static_cast<std::uint64_t>(comm.rank()), stream);
   });
   comm.phase_boundary(error, "group-by: input");
 
   // ---- the decision, the same on every server ----------------------------------------------------
-  st.estimated_groups = estimate;
+  st.estimated_groups = sample.trials == 0 ? static_cast<double>(rows) : rapids::estimate_from_triples(sample, rows);
+  const std::vector<detail::SampledShare> sampled =
+      comm.all_gather_host(detail::SampledShare{rows, sample.trials, sample.equal_pairs});
   double rows_total = 0;
-  for (const double e : comm.all_gather_host(estimate)) st.estimated_groups_total += e;
-  for (const std::uint64_t r : comm.all_gather_host<std::uint64_t>(rows)) rows_total += static_cast<double>(r);
+  for (const detail::SampledShare& s : sampled) rows_total += static_cast<double>(s.rows);
+  st.estimated_groups_total = detail::pooled_groups(sampled);
   if (rows_total == 0)  // the same on every server: each ends with the single-GPU entry's refusal
     comm.phase_boundary(std::make_exception_ptr(std::invalid_argument(input.keys.front().label() + ": no rows")),
                         "group-by: input");

@@ -97,5 +97,23 @@ TEST(ServersGroupByPartials, TheDeviceMergeRefusesColumnsThatDoNotMatchTheAggreg
   EXPECT_THROW(detail::merge_partials_on_device(p, 1, base, {Aggregation::kSum}, nullptr), std::length_error);
 }
 
+TEST(ServersGroupByDecision, PooledSamplesEstimateEachServersGroupsAtMostItsRows) {
+  using detail::SampledShare;
+  // 4 servers of 2^28 rows, 2,684,354 triples each (1%), 3 equal pairs among them all: 3 T / E =
+  // 4 * 2,684,354 triples, i.e. about 1.07e7 groups on each server.
+  const std::uint64_t rows = std::uint64_t{1} << 28, trials = 2684354;
+  const std::vector<SampledShare> four = {{rows, trials, 0}, {rows, trials, 2}, {rows, trials, 1}, {rows, trials, 0}};
+  EXPECT_DOUBLE_EQ(detail::pooled_groups(four), 4.0 * (3.0 * 4.0 * trials / 3.0));
+  // No equal pair anywhere: as many groups as rows, every server.
+  const std::vector<SampledShare> none = {{rows, trials, 0}, {1000, 65536, 0}};
+  EXPECT_DOUBLE_EQ(detail::pooled_groups(none), static_cast<double>(rows + 1000));
+  // The estimate is capped by each server's rows, and a server without rows has no groups.
+  const std::vector<SampledShare> small = {{100, 65536, 1}, {0, 0, 0}, {2, 0, 0}};
+  EXPECT_DOUBLE_EQ(detail::pooled_groups(small), 102.0);
+  // Many equal pairs (few groups): at least one group a server with rows.
+  const std::vector<SampledShare> one_key = {{5000, 65536, 3 * 65536}, {5000, 65536, 3 * 65536}};
+  EXPECT_DOUBLE_EQ(detail::pooled_groups(one_key), 2.0);
+}
+
 }  // namespace
 }  // namespace hashlab::catalogue

@@ -38,9 +38,9 @@ enum class PreAggregation {
 PreAggregation parse_pre_aggregation(const std::string& name);
 const char* to_string(PreAggregation mode);
 
-/// kAuto pre-aggregates when the servers' estimated groups, added up, are at most this fraction of
-/// their rows: the partial groups then cost at most a quarter of the rows' exchange, and the
-/// local pass pays for itself.
+/// kAuto pre-aggregates when the servers' local groups, estimated from their samples pooled
+/// (detail::pooled_groups) and added up, are at most this fraction of their rows: the partial
+/// groups then cost at most a quarter of the rows' exchange, and the local pass pays for itself.
 constexpr double kPreAggregateBelow = 0.25;
 
 struct ServersGroupByOptions {
@@ -65,7 +65,7 @@ const std::vector<std::string>& groupby_algorithms_across_servers();
 struct ServerGroupByStats {
   std::uint64_t rows_in = 0;              // this server's rows
   double estimated_groups = 0;            // the RAPIDS triple sampler's estimate on them
-  double estimated_groups_total = 0;      // every server's estimate, added up
+  double estimated_groups_total = 0;      // the servers' local groups, added up, from every server's samples pooled
   bool pre_aggregated = false;            // the decision (the same on every server)
   std::uint64_t rows_sent = 0;            // rows (or partial groups) this server shuffled
   std::uint64_t rows_received = 0;        // its load: rows (or partial groups) it received
@@ -103,6 +103,23 @@ std::vector<reference::Aggregation> base_aggregations(const std::vector<referenc
 /// column holds integers (`integer_values[v]`); value-major like Partials' columns. A count over
 /// floating values is an integer, as the references give it.
 std::vector<bool> exact_partials(const std::vector<reference::Aggregation>& base, const std::vector<bool>& integer_values);
+
+/// One server's share as the pre-aggregation's decision sees it: its rows, and the RAPIDS triple
+/// sampler's draws on them (1% of the rows, at least 2^16 triples; none below 3 rows).
+struct SampledShare {
+  std::uint64_t rows = 0;
+  std::uint64_t trials = 0;
+  std::uint64_t equal_pairs = 0;
+};
+
+/// The servers' local groups, added up: the triple estimator (3 T / E) of every server's triples
+/// and equal pairs pooled, at most each server's rows, at least 1 group a server with rows; with
+/// no equal pair anywhere, as many groups as rows (the estimator's own answer). One server's 1%
+/// draws few pairs where its groups are many (10^7 groups in 2^28 rows: 0.8 equal pairs
+/// expected, none in 45% of the draws, and then an estimate of every row); p servers' samples
+/// together draw p times as many. Pooling reads the servers' shares as alike (rows dealt to the
+/// servers without regard to their keys), as the decision's rows are.
+double pooled_groups(const std::vector<SampledShare>& servers);
 
 /// Merges partial groups (rows with equal key tuples) into the answer for `requested`
 /// aggregations of `value_columns` value columns: sums and counts add, minima and maxima fold, a
