@@ -11,6 +11,7 @@
 #include <cstring>
 #include <memory>
 #include <thread>
+#include <utility>
 
 #include "detail.hpp"
 #include "hashlab/common/cuda_check.hpp"
@@ -90,38 +91,42 @@ class NcclCommunicator final : public Communicator {
     // server waits once, for both.
     const bool copies = std::any_of(exchanges.begin(), exchanges.end(),
                                     [&](const Exchange& e) { return e.plan_bytes.send_counts[me] > 0; });
-    if (copies) {
-      if (!own_copies_) own_copies_ = std::make_unique<OwnCopies>();
-      own_copies_->inputs_ready.record(stream());
-      HASHLAB_CUDA_CHECK(cudaStreamWaitEvent(own_copies_->stream, own_copies_->inputs_ready.get(), 0));
-      for (const Exchange& e : exchanges)
-        if (e.plan_bytes.send_counts[me] > 0)
-          HASHLAB_CUDA_CHECK(cudaMemcpyAsync(static_cast<char*>(e.recv) + e.plan_bytes.recv_offsets[me],
-                                             static_cast<const char*>(e.send) + e.plan_bytes.send_offsets[me],
-                                             e.plan_bytes.send_counts[me], cudaMemcpyDeviceToDevice,
-                                             own_copies_->stream));
-      own_copies_->done.record(own_copies_->stream);
-    }
-    // Inside the group the calls only enqueue: their results are checked, and the wait for the
-    // non-blocking communicator comes after ncclGroupEnd.
-    call(ncclGroupStart(), "ncclGroupStart", false);
-    for (const Exchange& e : exchanges) {
-      const ExchangePlan& plan = e.plan_bytes;
-      for (int peer = 0; peer < size(); ++peer) {
-        const auto d = static_cast<std::size_t>(peer);
-        if (d == me) continue;
-        if (plan.send_counts[d] > 0)
-          call(ncclSend(static_cast<const char*>(e.send) + plan.send_offsets[d], plan.send_counts[d], ncclChar, peer,
-                        comm_, stream()),
-               "ncclSend", false);
-        if (plan.recv_counts[d] > 0)
-          call(ncclRecv(static_cast<char*>(e.recv) + plan.recv_offsets[d], plan.recv_counts[d], ncclChar, peer, comm_,
-                        stream()),
-               "ncclRecv", false);
+    if (copies && !own_copies_) own_copies_ = std::make_unique<OwnCopies>();
+    {
+      // However this block ends (a failed NCCL or CUDA call throws), the server's stream waits for
+      // the copies queued so far: a buffer the caller then frees on it is not written afterwards.
+      JoinOnExit join(copies ? own_copies_.get() : nullptr, stream());
+      if (copies) {
+        own_copies_->inputs_ready.record(stream());
+        HASHLAB_CUDA_CHECK(cudaStreamWaitEvent(own_copies_->stream, own_copies_->inputs_ready.get(), 0));
+        for (const Exchange& e : exchanges)
+          if (e.plan_bytes.send_counts[me] > 0)
+            HASHLAB_CUDA_CHECK(cudaMemcpyAsync(static_cast<char*>(e.recv) + e.plan_bytes.recv_offsets[me],
+                                               static_cast<const char*>(e.send) + e.plan_bytes.send_offsets[me],
+                                               e.plan_bytes.send_counts[me], cudaMemcpyDeviceToDevice,
+                                               own_copies_->stream));
       }
+      // Inside the group the calls only enqueue: their results are checked, and the wait for the
+      // non-blocking communicator comes after ncclGroupEnd.
+      call(ncclGroupStart(), "ncclGroupStart", false);
+      for (const Exchange& e : exchanges) {
+        const ExchangePlan& plan = e.plan_bytes;
+        for (int peer = 0; peer < size(); ++peer) {
+          const auto d = static_cast<std::size_t>(peer);
+          if (d == me) continue;
+          if (plan.send_counts[d] > 0)
+            call(ncclSend(static_cast<const char*>(e.send) + plan.send_offsets[d], plan.send_counts[d], ncclChar,
+                          peer, comm_, stream()),
+                 "ncclSend", false);
+          if (plan.recv_counts[d] > 0)
+            call(ncclRecv(static_cast<char*>(e.recv) + plan.recv_offsets[d], plan.recv_counts[d], ncclChar, peer,
+                          comm_, stream()),
+                 "ncclRecv", false);
+        }
+      }
+      call(ncclGroupEnd(), "ncclGroupEnd");
+      join.now();
     }
-    call(ncclGroupEnd(), "ncclGroupEnd");
-    if (copies) HASHLAB_CUDA_CHECK(cudaStreamWaitEvent(stream(), own_copies_->done.get(), 0));
     synchronize();
   }
 
@@ -209,6 +214,30 @@ class NcclCommunicator final : public Communicator {
   struct OwnCopies {
     Stream stream;
     Event inputs_ready, done;
+  };
+
+  /// The server's stream waits for what `copies` queued on its stream: now() (checked) on the way
+  /// out of a call, or the destructor (unchecked: an exception is already on its way).
+  class JoinOnExit {
+   public:
+    JoinOnExit(OwnCopies* copies, cudaStream_t stream) : copies_(copies), stream_(stream) {}
+    JoinOnExit(const JoinOnExit&) = delete;
+    JoinOnExit& operator=(const JoinOnExit&) = delete;
+    ~JoinOnExit() {
+      if (copies_ == nullptr) return;
+      if (cudaEventRecord(copies_->done.get(), copies_->stream) == cudaSuccess)
+        cudaStreamWaitEvent(stream_, copies_->done.get(), 0);
+    }
+    void now() {
+      if (copies_ == nullptr) return;
+      OwnCopies* copies = std::exchange(copies_, nullptr);
+      copies->done.record(copies->stream);
+      HASHLAB_CUDA_CHECK(cudaStreamWaitEvent(stream_, copies->done.get(), 0));
+    }
+
+   private:
+    OwnCopies* copies_;
+    cudaStream_t stream_;
   };
 
   std::shared_ptr<GroupState> state_;
