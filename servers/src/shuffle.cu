@@ -20,38 +20,61 @@ struct KeyPointers {
   int count;
 };
 
+/// One key of a tuple into its hash (murmur3's finaliser over h * 31 + key).
+HASHLAB_HD std::uint32_t tuple_hash_step(std::uint32_t h, std::uint32_t key) { return hash::fmix32(h * 31u + key); }
+
 HASHLAB_HD unsigned tuple_server(const std::uint32_t* tuple_at_column0, int count, unsigned servers) {
   std::uint32_t h = 0;
-  for (int c = 0; c < count; ++c) h = hash::fmix32(h * 31u + tuple_at_column0[c]);
+  for (int c = 0; c < count; ++c) h = tuple_hash_step(h, tuple_at_column0[c]);
   return h % servers;
 }
 
-// A row's server: its key tuple's hash.
+// A row's server: its key tuple's hash (tuple_server's, unrolled over the columns so that the
+// pointers and keys stay in registers, not in a local-memory array, and the loads go out together).
 struct TupleServerOfRow {
   KeyPointers keys;
   unsigned servers;
   HASHLAB_DEVICE unsigned operator()(std::size_t i) const {
-    std::uint32_t tuple[kMaxKeyColumns];
-    for (int c = 0; c < keys.count; ++c) tuple[c] = keys.column[c][i];
-    return tuple_server(tuple, keys.count, servers);
+    std::uint32_t key[kMaxKeyColumns];
+#pragma unroll
+    for (int c = 0; c < kMaxKeyColumns; ++c)
+      if (c < keys.count) key[c] = keys.column[c][i];
+    std::uint32_t h = 0;
+#pragma unroll
+    for (int c = 0; c < kMaxKeyColumns; ++c)
+      if (c < keys.count) h = tuple_hash_step(h, key[c]);
+    return h % servers;
   }
 };
 
 constexpr int kColumnsPerPass = 8;  // columns one scatter pass moves
 
-// Columns of 1, 2, 4 or 8-byte elements, each row to its place.
+// Columns of 1, 2, 4 or 8-byte elements, each row to its place. Every column's element is read
+// before any is written: a write through one column's pointer may alias a later column's input
+// (void pointers), so reads and writes interleaved would wait for each read in turn.
 struct MoveColumns {
   const void* in[kColumnsPerPass];
   void* out[kColumnsPerPass];
   unsigned bytes[kColumnsPerPass];
   int count = 0;
   HASHLAB_DEVICE void operator()(std::size_t i, std::uint64_t to) const {
-    for (int c = 0; c < count; ++c) switch (bytes[c]) {
-        case 1: static_cast<std::uint8_t*>(out[c])[to] = static_cast<const std::uint8_t*>(in[c])[i]; break;
-        case 2: static_cast<std::uint16_t*>(out[c])[to] = static_cast<const std::uint16_t*>(in[c])[i]; break;
-        case 4: static_cast<std::uint32_t*>(out[c])[to] = static_cast<const std::uint32_t*>(in[c])[i]; break;
-        default: static_cast<std::uint64_t*>(out[c])[to] = static_cast<const std::uint64_t*>(in[c])[i]; break;
-      }
+    std::uint64_t element[kColumnsPerPass];
+#pragma unroll
+    for (int c = 0; c < kColumnsPerPass; ++c)
+      if (c < count) switch (bytes[c]) {
+          case 1: element[c] = static_cast<const std::uint8_t*>(in[c])[i]; break;
+          case 2: element[c] = static_cast<const std::uint16_t*>(in[c])[i]; break;
+          case 4: element[c] = static_cast<const std::uint32_t*>(in[c])[i]; break;
+          default: element[c] = static_cast<const std::uint64_t*>(in[c])[i]; break;
+        }
+#pragma unroll
+    for (int c = 0; c < kColumnsPerPass; ++c)
+      if (c < count) switch (bytes[c]) {
+          case 1: static_cast<std::uint8_t*>(out[c])[to] = static_cast<std::uint8_t>(element[c]); break;
+          case 2: static_cast<std::uint16_t*>(out[c])[to] = static_cast<std::uint16_t>(element[c]); break;
+          case 4: static_cast<std::uint32_t*>(out[c])[to] = static_cast<std::uint32_t>(element[c]); break;
+          default: static_cast<std::uint64_t*>(out[c])[to] = element[c]; break;
+        }
   }
 };
 
