@@ -1,7 +1,7 @@
 // The field's data movement between servers: every row goes to the server its key's hash picks
-// (hash partitioning, then one all-to-all per column), as rapidsai/distributed-join and Gao &
-// Sakharnykh's join do, and as a group-by across servers needs (all rows of a group on one
-// server). A collective: every server of the group calls it with its own rows.
+// (hash partitioning, then one all-to-all of every column at once), as rapidsai/distributed-join
+// and Gao & Sakharnykh's join do, and as a group-by across servers needs (all rows of a group on
+// one server). A collective: every server of the group calls it with its own rows.
 //
 //   const std::uint32_t* keys[] = {d_store, d_item};               // the key tuple's columns
 //   servers::ShuffledTable mine = servers::shuffle_by_key_hash(comm, {keys, 2}, {{d_amount, 8}}, rows);
@@ -42,10 +42,10 @@ struct ShuffledTable {
 /// (h = fmix32(h * 31 + key)), mod servers. The same function runs on the device.
 unsigned server_of_key_tuple(const std::uint32_t* keys, int columns, unsigned servers);
 
-/// Hash partitioning and one all-to-all per column (rules of communicator.hpp: bad input, such as
-/// no key column or an element size other than 1, 2, 4 or 8, on any server reaches every server
-/// as std::invalid_argument at the phase boundary "shuffle"). The rows keep their order within
-/// each sender.
+/// Hash partitioning and one all-to-all of every column (Communicator::all_to_all_many). Rules of
+/// communicator.hpp: bad input, such as no key column or an element size other than 1, 2, 4 or 8,
+/// on any server reaches every server as std::invalid_argument at the phase boundary "shuffle".
+/// The rows keep their order within each sender.
 ShuffledTable shuffle_by_key_hash(Communicator& comm, KeyColumns keys, const std::vector<ValueColumn>& values,
                                   std::size_t rows);
 
