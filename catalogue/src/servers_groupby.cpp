@@ -343,12 +343,14 @@ reference::GroupByResult servers_groupby(servers::Communicator& comm, const Grou
   comm.phase_boundary(error, "group-by: input");
 
   // ---- the decision, the same on every server ----------------------------------------------------
-  st.estimated_groups = sample.trials == 0 ? static_cast<double>(rows) : rapids::estimate_from_triples(sample, rows);
   const std::vector<detail::SampledShare> sampled =
       comm.all_gather_host(detail::SampledShare{rows, sample.trials, sample.equal_pairs});
   double rows_total = 0;
   for (const detail::SampledShare& s : sampled) rows_total += static_cast<double>(s.rows);
-  st.estimated_groups_total = detail::pooled_groups(sampled);
+  if (options.pre_aggregation == PreAggregation::kAuto) {  // forced either way, nothing was sampled
+    st.estimated_groups = sample.trials == 0 ? static_cast<double>(rows) : rapids::estimate_from_triples(sample, rows);
+    st.estimated_groups_total = detail::pooled_groups(sampled);
+  }
   if (rows_total == 0)  // the same on every server: each ends with the single-GPU entry's refusal
     comm.phase_boundary(std::make_exception_ptr(std::invalid_argument(input.keys.front().label() + ": no rows")),
                         "group-by: input");

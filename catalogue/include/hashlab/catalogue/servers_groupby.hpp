@@ -64,7 +64,7 @@ const std::vector<std::string>& groupby_algorithms_across_servers();
 /// What one server records of one run.
 struct ServerGroupByStats {
   std::uint64_t rows_in = 0;              // this server's rows
-  double estimated_groups = 0;            // the RAPIDS triple sampler's estimate on them
+  double estimated_groups = 0;            // the RAPIDS triple sampler's estimate on them (kAuto only)
   double estimated_groups_total = 0;      // the servers' local groups, added up, from every server's samples pooled
   bool pre_aggregated = false;            // the decision (the same on every server)
   std::uint64_t rows_sent = 0;            // rows (or partial groups) this server shuffled
