@@ -107,24 +107,35 @@ class NcclCommunicator final : public Communicator {
                                                own_copies_->stream));
       }
       // Inside the group the calls only enqueue: their results are checked, and the wait for the
-      // non-blocking communicator comes after ncclGroupEnd.
+      // non-blocking communicator comes after ncclGroupEnd. A call that fails inside the group ends
+      // the group before it is reported (call() aborts the communicator and throws): a group left
+      // open would hold this thread's next NCCL calls.
+      ncclResult_t failed = ncclSuccess;
+      const char* failed_call = nullptr;
+      const auto enqueue = [&](ncclResult_t result, const char* what) {
+        if (result != ncclSuccess && result != ncclInProgress && failed == ncclSuccess) failed = result, failed_call = what;
+        return failed == ncclSuccess;
+      };
       call(ncclGroupStart(), "ncclGroupStart", false);
       for (const Exchange& e : exchanges) {
         const ExchangePlan& plan = e.plan_bytes;
-        for (int peer = 0; peer < size(); ++peer) {
+        for (int peer = 0; peer < size() && failed == ncclSuccess; ++peer) {
           const auto d = static_cast<std::size_t>(peer);
           if (d == me) continue;
-          if (plan.send_counts[d] > 0)
-            call(ncclSend(static_cast<const char*>(e.send) + plan.send_offsets[d], plan.send_counts[d], ncclChar,
-                          peer, comm_, stream()),
-                 "ncclSend", false);
+          if (plan.send_counts[d] > 0 &&
+              !enqueue(ncclSend(static_cast<const char*>(e.send) + plan.send_offsets[d], plan.send_counts[d], ncclChar,
+                                peer, comm_, stream()),
+                       "ncclSend"))
+            break;
           if (plan.recv_counts[d] > 0)
-            call(ncclRecv(static_cast<char*>(e.recv) + plan.recv_offsets[d], plan.recv_counts[d], ncclChar, peer,
-                          comm_, stream()),
-                 "ncclRecv", false);
+            enqueue(ncclRecv(static_cast<char*>(e.recv) + plan.recv_offsets[d], plan.recv_counts[d], ncclChar, peer,
+                             comm_, stream()),
+                    "ncclRecv");
         }
       }
-      call(ncclGroupEnd(), "ncclGroupEnd");
+      const ncclResult_t ended = ncclGroupEnd();
+      if (failed != ncclSuccess) call(failed, failed_call, false);  // throws
+      call(ended, "ncclGroupEnd");
       join.now();
     }
     synchronize();
