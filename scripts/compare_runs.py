@@ -18,12 +18,13 @@ printed first, since a GPU instance with other limits moves the rates that they 
 This says what moved, never why: a cause (the GPU's limits, the host, a commit) is for a reader
 to check. Standard library only; exit status 2 on a folder without results."""
 import argparse
-import csv
 import glob
-import json
 import os
 import statistics
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "plots"))
+import result_files  # noqa: E402  (the one reader of a results folder's files)
 
 KEY = ("paper", "experiment", "variant", "n", "param_name", "param_value", "metric")
 TIME_UNITS = {"ns", "us", "ms", "s"}
@@ -36,22 +37,21 @@ def load(folder):
         raise SystemExit(f"compare_runs: {folder}: no <module>/<experiment>.csv here")
     rows = {}
     for path in paths:
-        with open(path, newline="") as f:
-            for row in csv.DictReader(f):
-                if row.get("status", "ok") not in ("ok", ""):
-                    continue
-                key = tuple(row.get(k) or "" for k in KEY)
-                rows[key] = row
+        for row in result_files.read_rows(path):
+            if row.get("status", "ok") not in ("ok", ""):
+                continue
+            key = tuple("" if row.get(k) is None else row[k] for k in KEY)
+            rows[key] = row
     return rows
 
 
 def limits(folder):
-    path = os.path.join(folder, "device.json")
-    if not os.path.exists(path):
-        return {}
-    with open(path) as f:
-        data = json.load(f)
-    return {k: v for k, v in data.items() if isinstance(v, (int, float))}
+    return {k: v for k, v in result_files.limits(folder).items() if isinstance(v, (int, float))}
+
+
+def shown(value):
+    """A size or a parameter's value for the listing: a whole number in full, without a decimal point."""
+    return f"{value:.0f}" if isinstance(value, float) and value.is_integer() else str(value)
 
 
 def number(row, field):
@@ -139,8 +139,8 @@ def report(old_dir, new_dir, threshold, moved_rows, out=sys.stdout):
         for kind in ("moved", "one_value"):
             for key, ratio, o, n in sorted((m for e in table.values() for m in e[kind]), key=lambda m: m[0]):
                 paper, experiment, variant, size, pname, pvalue, metric = key
-                param = f"{pname}={pvalue}" if pname else "-"
-                print(f"{kind}: {paper} {experiment} {variant} {size} {param} {metric}: {o['median']} "
+                param = f"{pname}={shown(pvalue)}" if pname else "-"
+                print(f"{kind}: {paper} {experiment} {variant} {shown(size)} {param} {metric}: {o['median']} "
                       f"[{o['min']}-{o['max']}] -> {n['median']} [{n['min']}-{n['max']}] {o['unit']}, "
                       f"{ratio:.3f}", file=out)
     return table
