@@ -4,9 +4,8 @@
 #include <string>
 
 #include "hashlab/common/bucket_scatter.cuh"
+#include "hashlab/common/cuda_check.hpp"
 #include "hashlab/common/hash.hpp"
-#include "hashlab/common/grid_stride.cuh"
-#include "hashlab/common/launch.cuh"
 
 namespace hashlab::servers {
 namespace {
