@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "hashlab/catalogue/catalogue.hpp"
+#include "hashlab/catalogue/servers_groupby.hpp"
 #include "hashlab/common/cuda_check.hpp"
 #include "hashlab/common/generator.hpp"
 #include "hashlab/common/memory.hpp"
@@ -38,21 +39,12 @@ struct Owned {
   }
 };
 
-/// A device answer brought to the host, to compare with the references.
+/// A device answer brought to the host, to compare with the references (detail::downloaded, which
+/// reads `groups` values of each column), its columns first checked to hold exactly `groups`.
 reference::GroupByResult downloaded(const DeviceGroupByResult& d, cudaStream_t stream) {
-  reference::GroupByResult out;
-  for (const auto& k : d.keys) {
-    EXPECT_EQ(k.size(), d.groups);
-    out.keys.push_back(k.to_host(stream));
-  }
-  for (const auto& a : d.aggregates) {
-    reference::AggregateColumn column;
-    column.op = a.op;
-    if (a.exact) column.exact = a.exact_values.to_host(stream);
-    else column.real = a.real_values.to_host(stream);
-    out.aggregates.push_back(std::move(column));
-  }
-  return out;
+  for (const auto& k : d.keys) EXPECT_EQ(k.size(), d.groups);
+  for (const auto& a : d.aggregates) EXPECT_EQ(a.exact ? a.exact_values.size() : a.real_values.size(), d.groups);
+  return detail::downloaded(d, stream);
 }
 
 /// A device lookup brought to the host.
