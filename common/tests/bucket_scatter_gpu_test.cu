@@ -26,7 +26,8 @@ struct BucketOfRow {
 struct MoveRow {
   const std::uint32_t* in;
   std::uint32_t* out;
-  __device__ void operator()(std::size_t i, std::uint64_t to) const { out[to] = in[i]; }
+  __device__ std::uint32_t load(std::size_t i) const { return in[i]; }
+  __device__ void store(std::uint64_t to, std::uint32_t v) const { out[to] = v; }
 };
 
 enum class Layout { kRandom, kOneBucket, kLastBucketOnly, kSkewed, kRunsOfBuckets };

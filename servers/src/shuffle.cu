@@ -48,31 +48,38 @@ struct TupleServerOfRow {
 
 constexpr int kColumnsPerPass = 8;  // columns one scatter pass moves
 
-// Columns of 1, 2, 4 or 8-byte elements, each row to its place. Every column's element is read
-// before any is written: a write through one column's pointer may alias a later column's input
-// (void pointers), so reads and writes interleaved would wait for each read in turn.
+// Columns of 1, 2, 4 or 8-byte elements, each row to its place (a bucket scatter's move). The load
+// reads every column's element before the store writes any: a write through one column's pointer
+// may alias a later column's input (void pointers), so reads and writes interleaved would wait for
+// each read in turn; and the scatter issues a step's loads of all its rows before it stores.
 struct MoveColumns {
+  struct Row {
+    std::uint64_t element[kColumnsPerPass];
+  };
   const void* in[kColumnsPerPass];
   void* out[kColumnsPerPass];
   unsigned bytes[kColumnsPerPass];
   int count = 0;
-  HASHLAB_DEVICE void operator()(std::size_t i, std::uint64_t to) const {
-    std::uint64_t element[kColumnsPerPass];
+  HASHLAB_DEVICE Row load(std::size_t i) const {
+    Row row;
 #pragma unroll
     for (int c = 0; c < kColumnsPerPass; ++c)
       if (c < count) switch (bytes[c]) {
-          case 1: element[c] = static_cast<const std::uint8_t*>(in[c])[i]; break;
-          case 2: element[c] = static_cast<const std::uint16_t*>(in[c])[i]; break;
-          case 4: element[c] = static_cast<const std::uint32_t*>(in[c])[i]; break;
-          default: element[c] = static_cast<const std::uint64_t*>(in[c])[i]; break;
+          case 1: row.element[c] = static_cast<const std::uint8_t*>(in[c])[i]; break;
+          case 2: row.element[c] = static_cast<const std::uint16_t*>(in[c])[i]; break;
+          case 4: row.element[c] = static_cast<const std::uint32_t*>(in[c])[i]; break;
+          default: row.element[c] = static_cast<const std::uint64_t*>(in[c])[i]; break;
         }
+    return row;
+  }
+  HASHLAB_DEVICE void store(std::uint64_t to, const Row& row) const {
 #pragma unroll
     for (int c = 0; c < kColumnsPerPass; ++c)
       if (c < count) switch (bytes[c]) {
-          case 1: static_cast<std::uint8_t*>(out[c])[to] = static_cast<std::uint8_t>(element[c]); break;
-          case 2: static_cast<std::uint16_t*>(out[c])[to] = static_cast<std::uint16_t>(element[c]); break;
-          case 4: static_cast<std::uint32_t*>(out[c])[to] = static_cast<std::uint32_t>(element[c]); break;
-          default: static_cast<std::uint64_t*>(out[c])[to] = element[c]; break;
+          case 1: static_cast<std::uint8_t*>(out[c])[to] = static_cast<std::uint8_t>(row.element[c]); break;
+          case 2: static_cast<std::uint16_t*>(out[c])[to] = static_cast<std::uint16_t>(row.element[c]); break;
+          case 4: static_cast<std::uint32_t*>(out[c])[to] = static_cast<std::uint32_t>(row.element[c]); break;
+          default: static_cast<std::uint64_t*>(out[c])[to] = row.element[c]; break;
         }
   }
 };

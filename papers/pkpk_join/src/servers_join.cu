@@ -43,19 +43,24 @@ struct ServerOfRow {
   HASHLAB_DEVICE unsigned operator()(std::size_t i) const { return server_of(keys[i]); }
 };
 
-// A row as the word the exchange sends: key << 32 | value.
+// A row as the word the exchange sends: key << 32 | value (a bucket scatter's move: the load reads,
+// the store packs, so that a step's loads go out before any waits).
 struct PackRow {
+  struct Row {
+    std::uint32_t key, value;
+  };
   const std::uint32_t* keys;
   const std::uint32_t* values;
   std::uint64_t* words;
-  HASHLAB_DEVICE void operator()(std::size_t i, std::uint64_t to) const {
-    words[to] = (std::uint64_t{keys[i]} << 32) | values[i];
+  HASHLAB_DEVICE Row load(std::size_t i) const { return {keys[i], values[i]}; }
+  HASHLAB_DEVICE void store(std::uint64_t to, const Row& row) const {
+    words[to] = (std::uint64_t{row.key} << 32) | row.value;
   }
 };
 
 // One server: every row packed where it is.
 __global__ void pack_rows(PackRow pack, std::size_t rows) {
-  for (const std::size_t i : grid_stride(rows)) pack(i, i);
+  for (const std::size_t i : grid_stride(rows)) pack.store(i, pack.load(i));
 }
 
 // The received (key << 32 | value) words as the columns of a table the local join reads.
