@@ -51,7 +51,9 @@ constexpr int kColumnsPerPass = 8;  // columns one scatter pass moves
 // Columns of 1, 2, 4 or 8-byte elements, each row to its place (a bucket scatter's move). The load
 // reads every column's element before the store writes any: a write through one column's pointer
 // may alias a later column's input (void pointers), so reads and writes interleaved would wait for
-// each read in turn; and the scatter issues a step's loads of all its rows before it stores.
+// each read in turn. A row's elements start at zero: left undefined past `count` and where the
+// size's branches join, they made ptxas (CUDA 13.0) copy each row's loaded registers, waiting for
+// the loads, before the next row's loads went out; a scatter step's rows were read in turn.
 struct MoveColumns {
   struct Row {
     std::uint64_t element[kColumnsPerPass];
@@ -61,7 +63,7 @@ struct MoveColumns {
   unsigned bytes[kColumnsPerPass];
   int count = 0;
   HASHLAB_DEVICE Row load(std::size_t i) const {
-    Row row;
+    Row row{};
 #pragma unroll
     for (int c = 0; c < kColumnsPerPass; ++c)
       if (c < count) switch (bytes[c]) {

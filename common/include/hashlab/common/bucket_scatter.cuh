@@ -65,11 +65,12 @@ constexpr int kScatterBlock = 256;
 constexpr int kScatterWarps = kScatterBlock / 32;
 /// Rows a thread of scatter_tile_buckets reads at once (a step's). With one row a thread, each
 /// step of 256 rows waited a memory latency for its moves' reads (issued after its first barrier);
-/// with 4, a step of 1024 rows waits one. With ptxas's 43 registers a thread for the join's move
-/// (CUDA 13.0, sm_90), 5 blocks fit an SM: 5120 rows' reads in flight, about 60 KB, over the ~22 KB
-/// an H200's bandwidth needs at its latency (4.8 TB/s * ~0.6 us over 132 SMs). More rows would hold
-/// more registers (a shuffle pass's payload is 8 columns, 16 registers a row: 127 a thread at 4)
-/// for no more bandwidth, and a warp's rows of a bucket in a step must fit warp_counts' 8 bits.
+/// with 4, a step of 1024 rows waits one. At ptxas's 48 registers a thread for the join's hash
+/// partition (CUDA 13.0, sm_90), 5 blocks fit an SM: 5120 rows' reads in flight, about 60 KB,
+/// over the ~22 KB an H200's bandwidth needs at its latency (4.8 TB/s * ~0.6 us over 132 SMs).
+/// More rows would hold more registers (a shuffle pass's payload is 8 columns, 16 registers a
+/// row: 128 a thread at 4) for no more bandwidth, and a warp's rows of a bucket in a step must fit
+/// warp_counts' 8 bits.
 constexpr int kScatterRowsPerThread = 4;
 constexpr unsigned kScatterWarpRows = 32 * kScatterRowsPerThread;                 // a warp's, a step
 constexpr std::size_t kScatterStepRows = std::size_t{kScatterWarpRows} * kScatterWarps;  // a block's, a step
@@ -179,15 +180,16 @@ __global__ void __launch_bounds__(kScatterBlock)
   unsigned step = 0;
   for (std::size_t chunk = begin; chunk < end; chunk += kScatterStepRows) {  // the same steps in every thread
     ++step;
-    // (a) A row past the tile's end has no payload and the bucket `buckets`, which no row has; it
-    // reads the tile's last row's bucket, unused, so that bucket_of runs without a branch around it
-    // (a branch would hold each row's read back until the row before it had computed its bucket).
+    // (a) A row past the tile's end reads the tile's last row, unused, and has the bucket
+    // `buckets`, which no row has: no branch around the reads, so that none waits for the one
+    // before it (a branch around a row's load made ptxas copy the loaded registers at its end,
+    // waiting for the load, before the next row's load went out).
     Payload row[kRows];
     unsigned b[kRows];
 #pragma unroll
     for (int k = 0; k < kRows; ++k) {
       const std::size_t i = scatter_row(chunk, warp, k, lane);
-      if (i < end) row[k] = move.load(i);
+      row[k] = move.load(i < end ? i : end - 1);
     }
 #pragma unroll
     for (int k = 0; k < kRows; ++k) {
@@ -294,7 +296,8 @@ BucketScatter plan_bucket_scatter(std::size_t n, unsigned buckets, BucketOf buck
 /// Step 3: move.store(to, move.load(i)) for every row i < plan.rows, `to` its place: bucket b's
 /// rows at [plan.offsets[b], plan.offsets[b + 1]), in input order. A Move has two const device
 /// members: `Payload load(std::size_t i)`, the row's reads only (the payload in registers; a step
-/// issues its rows' loads before it uses any), and `void store(std::uint64_t to, const Payload&)`.
+/// issues its rows' loads before it uses any; a tile's last row may be loaded more than once, for
+/// the lanes past its end), and `void store(std::uint64_t to, const Payload&)`, once a row.
 /// bucket_of must be the plan's, and move must not write what bucket_of or move.load read (the
 /// blocks run at once).
 template <class BucketOf, class Move>
