@@ -102,7 +102,8 @@ std::vector<std::uint64_t> emulate_count(const std::vector<std::uint32_t>& bucke
       for (unsigned x = 0; x < kScatterBlock; ++x)
         for (int k = 0; k < kCountRowsPerThread; ++k) {
           const std::size_t i = chunk + std::size_t{kScatterBlock} * static_cast<unsigned>(k) + x;
-          b[x][k] = i < end ? bucket_of[i] : buckets;
+          const unsigned read = bucket_of.at(i < end ? i : end - 1);
+          b[x][k] = i < end ? read : buckets;
         }
       for (unsigned w = 0; w < kScatterWarps; ++w)
         for (int k = 0; k < kCountRowsPerThread; ++k) {

@@ -130,11 +130,14 @@ __global__ void __launch_bounds__(kScatterBlock)
   const unsigned lane = threadIdx.x % 32;
   // The same steps in every thread (the ballots take every lane).
   for (std::size_t chunk = begin; chunk < end; chunk += std::size_t{kCountRowsPerThread} * blockDim.x) {
+    // A row past the tile's end reads the tile's last row, unused (as in the scatter): a branch
+    // around bucket_of made each row's read wait for the bucket of the row before it.
     unsigned b[kCountRowsPerThread];
 #pragma unroll
     for (int k = 0; k < kCountRowsPerThread; ++k) {
       const std::size_t i = chunk + std::size_t{blockDim.x} * k + threadIdx.x;
-      b[k] = i < end ? static_cast<unsigned>(bucket_of(i)) : buckets;
+      const auto read = static_cast<unsigned>(bucket_of(i < end ? i : end - 1));
+      b[k] = i < end ? read : buckets;
     }
 #pragma unroll
     for (int k = 0; k < kCountRowsPerThread; ++k) {
