@@ -16,6 +16,7 @@
 
 #include "hashlab/common/bucket_scatter.cuh"
 #include "hashlab/common/scatter.hpp"
+#include "bucket_layouts.hpp"
 
 namespace hashlab {
 namespace {
@@ -225,29 +226,17 @@ void emulate_scatter(const std::vector<std::uint32_t>& bucket_of, std::size_t ti
   }
 }
 
-enum class Layout { kRandom, kOneBucket, kLastBucketOnly, kSkewed, kRunsOfBuckets };
+using testing::buckets_of;
+using testing::Layout;
 
-std::vector<std::uint32_t> buckets_of(std::size_t n, unsigned buckets, Layout layout, std::uint64_t seed) {
-  std::vector<std::uint32_t> out(n);
-  std::uint64_t x = seed * 0x9e3779b97f4a7c15ull + 1;
-  for (std::size_t i = 0; i < n; ++i) {
-    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-    switch (layout) {
-      case Layout::kRandom: out[i] = static_cast<std::uint32_t>(x % buckets); break;
-      case Layout::kOneBucket: out[i] = 0; break;
-      case Layout::kLastBucketOnly: out[i] = buckets - 1; break;
-      case Layout::kSkewed: out[i] = x % 10 < 9 ? buckets / 2 : static_cast<std::uint32_t>(x % buckets); break;
-      case Layout::kRunsOfBuckets: out[i] = static_cast<std::uint32_t>((i / 97) % buckets); break;
-    }
-  }
-  return out;
-}
+/// Runs of 97 rows (kRunsOfBuckets): several runs within a step of the scatter.
+constexpr std::size_t kRun = 97;
 
 /// The whole scatter emulated (count, scan, bucket starts, scatter) against cpu::scatter_by_bucket.
 void expect_the_stable_partition(std::size_t n, unsigned buckets, Layout layout, std::size_t tile) {
   SCOPED_TRACE("n " + std::to_string(n) + ", buckets " + std::to_string(buckets) + ", layout " +
                std::to_string(static_cast<int>(layout)) + ", tile " + std::to_string(tile));
-  const std::vector<std::uint32_t> bucket = buckets_of(n, buckets, layout, n * 1000003u + buckets);
+  const std::vector<std::uint32_t> bucket = buckets_of(n, buckets, layout, n * 1000003u + buckets, kRun);
   std::vector<std::uint64_t> expected(n);
   const cpu::Scatter cpu = cpu::scatter_by_bucket(
       n, 1, buckets, [&](std::size_t i) { return bucket[i]; }, [&](std::size_t i, std::size_t to) { expected[to] = i; });
@@ -315,7 +304,7 @@ std::vector<std::uint64_t> planned_offsets(const std::vector<std::uint32_t>& buc
 /// exception it throws, "wrong places", or "right".
 std::string what_the_faulty_scatter_does(Fault fault) {
   const unsigned buckets = 300;
-  const std::vector<std::uint32_t> bucket = buckets_of(3000, buckets, Layout::kRandom, 1);
+  const std::vector<std::uint32_t> bucket = buckets_of(3000, buckets, Layout::kRandom, 1, kRun);
   std::vector<std::uint64_t> out(bucket.size(), kNone), expected(bucket.size());
   cpu::scatter_by_bucket(
       bucket.size(), 1, buckets, [&](std::size_t i) { return bucket[i]; }, [&](std::size_t i, std::size_t to) { expected[to] = i; });

@@ -12,6 +12,7 @@
 #include "hashlab/common/bucket_scatter.cuh"
 #include "hashlab/common/scatter.hpp"
 #include "hashlab/testing/gpu_test.hpp"
+#include "bucket_layouts.hpp"
 
 namespace hashlab {
 namespace {
@@ -30,34 +31,11 @@ struct MoveRow {
   __device__ void store(std::uint64_t to, std::uint32_t v) const { out[to] = v; }
 };
 
-enum class Layout { kRandom, kOneBucket, kLastBucketOnly, kSkewed, kRunsOfBuckets };
+using testing::buckets_of;
+using testing::Layout;
 
-std::string to_string(Layout l) {
-  switch (l) {
-    case Layout::kRandom: return "random";
-    case Layout::kOneBucket: return "first";
-    case Layout::kLastBucketOnly: return "last";
-    case Layout::kSkewed: return "skewed";
-    case Layout::kRunsOfBuckets: return "runs";
-  }
-  return "?";
-}
-
-std::vector<std::uint32_t> buckets_of(std::size_t n, unsigned buckets, Layout layout, std::uint64_t seed) {
-  std::vector<std::uint32_t> out(n);
-  std::uint64_t x = seed * 0x9e3779b97f4a7c15ull + 1;
-  for (std::size_t i = 0; i < n; ++i) {
-    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-    switch (layout) {
-      case Layout::kRandom: out[i] = static_cast<std::uint32_t>(x % buckets); break;
-      case Layout::kOneBucket: out[i] = 0; break;
-      case Layout::kLastBucketOnly: out[i] = buckets - 1; break;
-      case Layout::kSkewed: out[i] = x % 10 < 9 ? buckets / 2 : static_cast<std::uint32_t>(x % buckets); break;
-      case Layout::kRunsOfBuckets: out[i] = static_cast<std::uint32_t>((i / 1000) % buckets); break;
-    }
-  }
-  return out;
-}
+/// Runs of 1000 rows (kRunsOfBuckets).
+constexpr std::size_t kRun = 1000;
 
 using Param = std::tuple<std::size_t, unsigned, Layout>;
 
@@ -68,7 +46,7 @@ class BucketScatterGpu : public GpuTestWithParam<Param> {
 
 TEST_P(BucketScatterGpu, EqualsTheCpuScatter) {
   const auto [n, buckets, layout] = GetParam();
-  const std::vector<std::uint32_t> bucket = buckets_of(n, buckets, layout, testing::test_seed() + n + buckets);
+  const std::vector<std::uint32_t> bucket = buckets_of(n, buckets, layout, testing::test_seed() + n + buckets, kRun);
   std::vector<std::uint32_t> rows(n);
   for (std::size_t i = 0; i < n; ++i) rows[i] = static_cast<std::uint32_t>(i * 2654435761u);
 
@@ -91,7 +69,7 @@ TEST_P(BucketScatterGpu, EqualsTheCpuScatter) {
 TEST_P(BucketScatterGpu, ASecondMoveWithThePlanPlacesTheRowsAlike) {
   // The servers move each column group with its own pass over one plan.
   const auto [n, buckets, layout] = GetParam();
-  const std::vector<std::uint32_t> bucket = buckets_of(n, buckets, layout, testing::test_seed() + 7);
+  const std::vector<std::uint32_t> bucket = buckets_of(n, buckets, layout, testing::test_seed() + 7, kRun);
   std::vector<std::uint32_t> a(n), b(n);
   for (std::size_t i = 0; i < n; ++i) a[i] = static_cast<std::uint32_t>(i), b[i] = static_cast<std::uint32_t>(~i);
   const auto d_bucket = to_device(bucket, stream);
@@ -128,7 +106,7 @@ class BucketScatterGpuLarge : public testing::GpuTest {
 TEST_F(BucketScatterGpuLarge, ManyBucketsAndTilesLargerThanTheMinimum) {
   const std::size_t n = (std::size_t{1} << 23) + 5;  // 2^23 / 4096 tiles of 4096 rows would not hold it
   const unsigned buckets = kMaxScatterBuckets;
-  const std::vector<std::uint32_t> bucket = buckets_of(n, buckets, Layout::kRandom, testing::test_seed());
+  const std::vector<std::uint32_t> bucket = buckets_of(n, buckets, Layout::kRandom, testing::test_seed(), kRun);
   std::vector<std::uint32_t> rows(n), expected(n);
   for (std::size_t i = 0; i < n; ++i) rows[i] = static_cast<std::uint32_t>(i);
   const cpu::Scatter cpu = cpu::scatter_by_bucket(
