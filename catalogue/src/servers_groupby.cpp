@@ -190,15 +190,11 @@ rapids::SampleCounts sample_groups(const std::vector<OnDevice>& keys, std::size_
 namespace detail {
 
 double pooled_groups(const std::vector<SampledShare>& servers) {
-  std::uint64_t trials = 0, equal_pairs = 0;
-  for (const SampledShare& s : servers) trials += s.trials, equal_pairs += s.equal_pairs;
-  double total = 0;
-  for (const SampledShare& s : servers) {
-    const double rows = static_cast<double>(s.rows);
-    total += equal_pairs == 0 ? rows
-                              : std::min(rows, std::max(1.0, 3.0 * static_cast<double>(trials) /
-                                                                 static_cast<double>(equal_pairs)));
-  }
+  rapids::SampleCounts pooled;
+  for (const SampledShare& s : servers) pooled.trials += s.trials, pooled.equal_pairs += s.equal_pairs;
+  double total = 0;  // a server without rows holds no group
+  for (const SampledShare& s : servers)
+    if (s.rows > 0) total += rapids::estimate_from_triples(pooled, s.rows);
   return total;
 }
 
